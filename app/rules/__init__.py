@@ -1,0 +1,84 @@
+"""The rules engine: pure game logic, standard library only (DESIGN.md, docs/architecture.md).
+
+Import from here; the submodules are the engine's own business.
+"""
+
+from .actions import Action, Bid, Call, Play, action_from_dict, action_to_dict
+from .cards import Card, Suit
+from .contracts import Contract
+from .deal import DealState, Phase, Trick, apply, legal_actions, new_deal
+from .deck import cut_deck, first_dealer_from_draw, full_deck, gathered_deck
+from .errors import (
+    BadRecord,
+    IllegalBelote,
+    IllegalBid,
+    IllegalCard,
+    IllegalDeclaration,
+    NotYourTurn,
+    RuleError,
+    WrongPhase,
+)
+from .match import MatchState, ScoreLine, new_match, record_deal
+from .records import (
+    DEAL_FORMAT,
+    MATCH_FORMAT,
+    ReplayError,
+    deal_record,
+    match_record,
+    replay_deal,
+    replay_match,
+)
+from .ruleset import HOUSE_RULES, PRESETS, HouseRule, HouseRules, Ruleset, house_rules_for
+from .scoring import DealResult
+from .view import AnnouncedView, SeatView, view
+
+__all__ = [
+    "DEAL_FORMAT",
+    "HOUSE_RULES",
+    "MATCH_FORMAT",
+    "PRESETS",
+    "Action",
+    "AnnouncedView",
+    "BadRecord",
+    "Bid",
+    "Call",
+    "Card",
+    "Contract",
+    "DealResult",
+    "DealState",
+    "HouseRule",
+    "HouseRules",
+    "IllegalBelote",
+    "IllegalBid",
+    "IllegalCard",
+    "IllegalDeclaration",
+    "MatchState",
+    "NotYourTurn",
+    "Phase",
+    "Play",
+    "ReplayError",
+    "RuleError",
+    "Ruleset",
+    "ScoreLine",
+    "SeatView",
+    "Suit",
+    "Trick",
+    "WrongPhase",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "cut_deck",
+    "deal_record",
+    "first_dealer_from_draw",
+    "full_deck",
+    "gathered_deck",
+    "house_rules_for",
+    "legal_actions",
+    "match_record",
+    "new_deal",
+    "new_match",
+    "record_deal",
+    "replay_deal",
+    "replay_match",
+    "view",
+]

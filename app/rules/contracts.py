@@ -1,0 +1,78 @@
+"""Contracts (BG-4) and the per-contract tables of strength and points the engine plays with."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .cards import (
+    PLAIN_BEATERS,
+    PLAIN_POINTS_BY_RANK,
+    PLAIN_STRENGTH_BY_RANK,
+    SUIT_MASK,
+    SUIT_NAMES,
+    TRUMP_BEATERS,
+    TRUMP_POINTS_BY_RANK,
+    TRUMP_STRENGTH_BY_RANK,
+)
+
+
+class Contract(IntEnum):
+    """Contracts low→high (BG-4); a suit contract's value is its trump suit."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+    NO_TRUMPS = 4
+    ALL_TRUMPS = 5
+
+    @property
+    def record_name(self) -> str:
+        return CONTRACT_NAMES[self]
+
+    @property
+    def is_suit(self) -> bool:
+        return self <= Contract.SPADES
+
+    @staticmethod
+    def parse(name: str) -> Contract:
+        return Contract(CONTRACT_NAMES.index(name))
+
+
+CONTRACT_NAMES = (*SUIT_NAMES, "no_trumps", "all_trumps")
+
+
+class Table:
+    """What a contract makes of each card: trump mask, points, strength, the cards beating it.
+
+    `strength[c]` is comparable across the trick: trumps rank above every plain card, so the
+    trick's winner is the card of highest strength among the trumps and the suit led.
+    """
+
+    __slots__ = ("beaters", "contract", "points", "strength", "trumps")
+
+    def __init__(self, contract: Contract) -> None:
+        self.contract = contract
+        if contract.is_suit:
+            self.trumps = SUIT_MASK[contract]
+        elif contract == Contract.ALL_TRUMPS:
+            self.trumps = (1 << 32) - 1
+        else:
+            self.trumps = 0
+        points, strength, beaters = [], [], []
+        for card in range(32):
+            rank = card & 7
+            if self.trumps >> card & 1:
+                points.append(TRUMP_POINTS_BY_RANK[rank])
+                strength.append(8 + TRUMP_STRENGTH_BY_RANK[rank])
+                beaters.append(TRUMP_BEATERS[card])
+            else:
+                points.append(PLAIN_POINTS_BY_RANK[rank])
+                strength.append(PLAIN_STRENGTH_BY_RANK[rank])
+                beaters.append(PLAIN_BEATERS[card])
+        self.points: tuple[int, ...] = tuple(points)
+        self.strength: tuple[int, ...] = tuple(strength)
+        self.beaters: tuple[int, ...] = tuple(beaters)
+
+
+TABLES: tuple[Table, ...] = tuple(Table(c) for c in Contract)

@@ -1,0 +1,150 @@
+"""Deal and match records (RECORDS.md, docs/records.md): writing them and replaying them.
+
+A record is the portable form of a deal — rules, dealer, deck, actions — like PGN for chess.
+Replaying validates every action through the engine and recomputes the result, so a record is
+also the crash-recovery log and the export format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .actions import action_from_dict
+from .cards import Card
+from .deal import DealState, apply, new_deal
+from .errors import BadRecord, RuleError
+from .match import MatchState, new_match, record_deal
+from .ruleset import Ruleset
+
+DEAL_FORMAT = "belote-deal/1"
+MATCH_FORMAT = "belote-match/1"
+
+
+class ReplayError(ValueError):
+    """A record that does not replay: which action (or None for the whole record), and why."""
+
+    def __init__(
+        self, message: str, rule: str, index: int | None = None, seat: int | None = None,
+        deal: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.index = index
+        self.seat = seat
+        self.deal = deal
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": self.index,
+            "seat": self.seat,
+            "rule": self.rule,
+            "message": str(self),
+        }
+        if self.deal is not None:
+            out["deal"] = self.deal
+        return out
+
+
+def deal_record(state: DealState) -> dict[str, Any]:
+    """The record of a deal so far (finished or not): the core fields of RECORDS.md."""
+    return {
+        "format": DEAL_FORMAT,
+        "rules": state.ruleset.to_dict(),
+        "dealer": state.dealer,
+        "deck": [str(c) for c in state.deck],
+        "hanging_in": state.hanging_in,
+        "actions": [a.to_dict() for a in state.actions],
+    }
+
+
+def _deck(data: Any) -> list[Card]:
+    if not isinstance(data, list) or not all(isinstance(c, str) for c in data):
+        raise BadRecord("deck must be a list of cards")
+    try:
+        return [Card.parse(c) for c in data]
+    except ValueError as exc:
+        raise BadRecord(str(exc)) from None
+
+
+def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
+    """Replay a deal record to its state; raise ReplayError naming the action and the rule."""
+    try:
+        if not isinstance(record, dict):
+            raise BadRecord("a deal record is a JSON object")
+        if record.get("format") != DEAL_FORMAT:
+            raise BadRecord(f"format must be {DEAL_FORMAT!r}")
+        rules = Ruleset.from_dict(record.get("rules"))
+        if ruleset is not None and rules != ruleset:
+            raise BadRecord("this deal's rules differ from its match's")
+        state = new_deal(
+            rules, record.get("dealer"), _deck(record.get("deck")), record.get("hanging_in", 0)
+        )
+        actions = record.get("actions")
+        if not isinstance(actions, list):
+            raise BadRecord("actions must be a list")
+    except BadRecord as exc:
+        raise ReplayError(str(exc), exc.rule) from None
+    for index, raw in enumerate(actions):
+        seat = raw.get("seat") if isinstance(raw, dict) else None
+        try:
+            state = apply(state, action_from_dict(raw, rules.seats))
+        except BadRecord as exc:
+            raise ReplayError(str(exc), exc.rule, index, seat) from None
+        except RuleError as exc:
+            raise ReplayError(str(exc), exc.rule, index, seat) from None
+    return state
+
+
+def match_record(match: MatchState, deals: Sequence[DealState]) -> dict[str, Any]:
+    """A match record: its settings, every deal's record and the scoresheet."""
+    return {
+        "format": MATCH_FORMAT,
+        "rules": match.ruleset.to_dict(),
+        "target": match.target,
+        "first_dealer": match.first_dealer,
+        "deals": [deal_record(d) for d in deals],
+        "scoresheet": scoresheet(match),
+    }
+
+
+def scoresheet(match: MatchState) -> dict[str, Any]:
+    """The scoresheet part of a match record (and of its replay output)."""
+    return {
+        "lines": [line.to_dict() for line in match.lines],
+        "scores": list(match.scores),
+        "hanging": match.hanging,
+        "finished": match.finished,
+        "winner": match.winner,
+    }
+
+
+def replay_match(record: Any) -> tuple[MatchState, list[DealState]]:
+    """Replay a match record deal by deal; the scoresheet is recomputed and checked if given."""
+    try:
+        if not isinstance(record, dict) or record.get("format") != MATCH_FORMAT:
+            raise BadRecord(f"format must be {MATCH_FORMAT!r}")
+        rules = Ruleset.from_dict(record.get("rules"))
+        match = new_match(rules, record.get("first_dealer", -1), record.get("target"))
+        deals_raw = record.get("deals")
+        if not isinstance(deals_raw, list):
+            raise BadRecord("deals must be a list")
+    except BadRecord as exc:
+        raise ReplayError(str(exc), exc.rule) from None
+    deals: list[DealState] = []
+    for number, raw in enumerate(deals_raw):
+        try:
+            deal = replay_deal(raw, rules)
+            if deal.result is None:
+                raise ReplayError("the deal is not finished", "record")
+            match = record_deal(match, deal)
+        except ReplayError as exc:
+            exc.deal = number
+            raise
+        except ValueError as exc:
+            raise ReplayError(str(exc), "record", deal=number) from None
+        deals.append(deal)
+    stored = record.get("scoresheet")
+    if stored is not None and stored != scoresheet(match):
+        raise ReplayError("the stored scoresheet differs from the replayed one", "record")
+    return match, deals

@@ -1,0 +1,157 @@
+"""What one seat — or a spectator — may see of a deal. The only projection sent to a client.
+
+A seat sees its own hand and everything the rules make public: bids, cards played, the turned
+card (French), the kinds of declarations announced during the first trick and the cards of the
+scoring ones once it ends (BG-16), belotes announced. A spectator (`seat=None`) sees no hand.
+All four hands become public only when the deal is over, through the result's tricks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Bid
+from .cards import BIT, CARDS, SUIT_NAMES, Card
+from .contracts import TABLES
+from .deal import DealState, Phase, Trick, legal_actions
+from .scoring import scoring_declarations
+
+
+@dataclass(frozen=True, slots=True)
+class AnnouncedView:
+    """A declaration as a seat sees it: its kind always, its cards only once shown."""
+
+    seat: int
+    kind: str
+    points: int | None
+    cards: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A deal seen from `seat` (None: a spectator). Holds no card the viewer may not see."""
+
+    seat: int | None
+    rules: dict[str, Any]
+    phase: Phase
+    dealer: int
+    turn: int | None
+    hand: tuple[Card, ...] | None
+    hand_sizes: tuple[int, ...]
+    turned: Card | None
+    bids: tuple[Bid, ...]
+    contract: str | None
+    bidder: int | None
+    multiplier: int
+    leader: int
+    trick: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    points: tuple[int, int]
+    declarations: tuple[AnnouncedView, ...]
+    belotes: tuple[tuple[int, str], ...]
+    legal: tuple[Action, ...]
+    hanging_in: int
+    result: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the wire and the history page."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "turned": None if self.turned is None else str(self.turned),
+            "bids": [b.to_dict() for b in self.bids],
+            "contract": self.contract,
+            "bidder": self.bidder,
+            "multiplier": self.multiplier,
+            "leader": self.leader,
+            "trick": [
+                {"seat": (self.leader + i) % len(self.hand_sizes), "card": str(c)}
+                for i, c in enumerate(self.trick)
+            ],
+            "tricks": [
+                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "points": list(self.points),
+            "declarations": [
+                {
+                    "seat": d.seat,
+                    "kind": d.kind,
+                    "points": d.points,
+                    "cards": None if d.cards is None else [str(c) for c in d.cards],
+                }
+                for d in self.declarations
+            ],
+            "belotes": [{"seat": s, "suit": suit} for s, suit in self.belotes],
+            "legal": [a.to_dict() for a in self.legal],
+            "hanging_in": self.hanging_in,
+            "result": self.result,
+        }
+
+
+def _sorted_hand(state: DealState, mask: int) -> tuple[Card, ...]:
+    """Suit by suit, strongest first under the contract (plain order before one is agreed)."""
+    strength = TABLES[state.contract if state.contract is not None else 4].strength
+    cards = [CARDS[c] for c in range(32) if mask & BIT[c]]
+    return tuple(sorted(cards, key=lambda c: (c >> 3, -strength[c])))
+
+
+def _declarations(state: DealState) -> tuple[AnnouncedView, ...]:
+    if not state.declared:
+        return ()
+    if state.phase is Phase.FINISHED:
+        shown = scoring_declarations(state)
+    elif state.tricks:
+        shown = scoring_declarations(state, as_shown=True)
+    else:
+        shown = []
+    out = []
+    for a in state.declared:
+        visible = a in shown
+        out.append(
+            AnnouncedView(
+                a.seat,
+                a.declaration.kind,
+                a.declaration.points if visible else None,
+                a.declaration.cards if visible else None,
+            )
+        )
+    return tuple(out)
+
+
+def view(state: DealState, seat: int | None) -> SeatView:
+    """Project `state` for `seat` (or a spectator). Everything a client receives comes from here."""
+    seats = state.ruleset.seats
+    if seat is not None and not 0 <= seat < seats:
+        raise ValueError(f"no seat {seat}")
+    hand = None if seat is None else _sorted_hand(state, state.hands[seat])
+    turned = state.turned if state.ruleset.is_french else None
+    return SeatView(
+        seat=seat,
+        rules=state.ruleset.to_dict(),
+        phase=state.phase,
+        dealer=state.dealer,
+        turn=state.turn,
+        hand=hand,
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        turned=turned,
+        bids=state.bids,
+        contract=None if state.contract is None else state.contract.record_name,
+        bidder=state.bidder,
+        multiplier=state.multiplier,
+        leader=state.leader,
+        trick=state.trick,
+        tricks=state.tricks,
+        points=state.points,
+        declarations=_declarations(state),
+        belotes=tuple((s, SUIT_NAMES[suit]) for s, suit in state.belotes),
+        legal=legal_actions(state) if seat is not None and seat == state.turn else (),
+        hanging_in=state.hanging_in,
+        result=None if state.result is None else state.result.to_dict(),
+    )
