@@ -1,0 +1,71 @@
+"""Guests: create one (name → id + secret token), read or rename yourself, list your matches."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field, field_validator
+
+from app.api.services import PlayerDep, ServicesDep
+from app.rooms.errors import RoomError
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+NAME_MAX = 24
+
+
+def clean_name(raw: str) -> str:
+    """A display name: trimmed, 1..24 characters, no control or format characters."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ValueError(f"a name has 1 to {NAME_MAX} characters")
+    if any(unicodedata.category(c)[0] == "C" for c in name):
+        raise ValueError("a name cannot hold control characters")
+    return name
+
+
+class NameIn(BaseModel):
+    name: str = Field(max_length=200, examples=["Ivana"])
+
+    @field_validator("name")
+    @classmethod
+    def _valid(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+
+
+class NewPlayerOut(PlayerOut):
+    token: str = Field(description="Secret: keep it; it identifies you. Shown only once.")
+
+
+@router.post("", status_code=201, response_model=NewPlayerOut)
+async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
+    """Create a guest. The token is returned once; send it as a Bearer token afterwards."""
+    player, token = await services.players.create(body.name)
+    return NewPlayerOut(id=player.id, name=player.name, token=token)
+
+
+@router.get("/me", response_model=PlayerOut)
+async def me(player: PlayerDep) -> PlayerOut:
+    return PlayerOut(id=player.id, name=player.name)
+
+
+@router.patch("/me", response_model=PlayerOut)
+async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
+    """Change your display name (seats already taken keep the old one until you sit again)."""
+    renamed = await services.players.rename(player.id, body.name)
+    return PlayerOut(id=renamed.id, name=renamed.name)
+
+
+@router.get("/{player_id}/matches")
+async def matches(player_id: str, services: ServicesDep) -> list[dict[str, Any]]:
+    """A player's matches, newest first, with their scoresheets."""
+    if await services.players.by_id(player_id) is None:
+        raise RoomError("unknown_player", f"No player has the id {player_id!r}.")
+    return await services.history.matches_of(player_id)

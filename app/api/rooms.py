@@ -1,0 +1,150 @@
+"""Rooms over REST: create, list public ones, look one up by invite code, seats, bots, start.
+
+Everything that changes a room goes through its actor (``app.rooms``), exactly like the same
+commands sent over the WebSocket; the REST reply carries the room's version after the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from app.api.services import PlayerDep, ServicesDep
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
+from app.rules import HOUSE_RULES, PRESETS
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+class RulesIn(BaseModel):
+    preset: str = Field(default="bulgarian", examples=["bulgarian", "french"])
+    house_rules: dict[str, bool | str] = Field(default_factory=dict)
+
+
+class RoomIn(BaseModel):
+    rules: RulesIn = Field(default_factory=RulesIn)
+    target: int | None = Field(
+        default=None, ge=1, le=100000, description="Match target; default 151 / 1000 by preset."
+    )
+    public: bool = False
+    turn_seconds: int | None = Field(
+        default=None, ge=0, description="Turn timer; 0 = none; default from the server settings."
+    )
+    bots: list[int] = Field(default_factory=list, description="Seats to fill with bots now.")
+    seat: int | None = Field(default=0, description="Where the host sits (null: do not sit).")
+
+
+class StartIn(BaseModel):
+    fill_with_bots: bool = Field(default=False, description="Put bots in the empty seats.")
+
+
+class VersionOut(BaseModel):
+    v: int = Field(description="The room's event version after the change.")
+    room: dict[str, Any]
+
+
+async def _room(services: ServicesDep, code: str) -> Room:
+    room = await services.rooms.get(code) if len(code) <= 64 else None
+    if room is None:
+        raise RoomError("unknown_room", f"No room has the code {code!r}.")
+    return room
+
+
+def _out(room: Room) -> VersionOut:
+    return VersionOut(v=room.version, room=room.summary())
+
+
+@router.get("/rules")
+async def rules() -> dict[str, Any]:
+    """The presets and their house rules with defaults and short explanations."""
+    return {
+        "presets": list(PRESETS),
+        "house_rules": [
+            {
+                "name": rule.name,
+                "presets": list(rule.presets),
+                "default": rule.default,
+                "choices": list(rule.choices),
+                "rule": rule.rule,
+                "explanation": rule.explanation,
+            }
+            for rule in HOUSE_RULES
+        ],
+    }
+
+
+@router.post("/rooms", status_code=201, response_model=VersionOut)
+async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:
+    """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
+    settings = services.settings
+    turn = settings.default_turn_seconds if body.turn_seconds is None else body.turn_seconds
+    if turn > settings.max_turn_seconds:
+        raise RoomError("bad_request", f"The turn timer is at most {settings.max_turn_seconds} s.")
+    room = await services.rooms.create(
+        player.id,
+        player.name,
+        body.rules.model_dump(),
+        target=body.target,
+        public=body.public,
+        turn_seconds=turn,
+        bots=tuple(body.bots),
+        host_seat=body.seat,
+    )
+    return _out(room)
+
+
+@router.get("/rooms")
+async def public_rooms(services: ServicesDep) -> list[dict[str, Any]]:
+    """Public rooms that are waiting for players or being played."""
+    return [room.summary() for room in services.rooms.public_rooms()]
+
+
+@router.get("/rooms/{code}", response_model=VersionOut)
+async def get_room(code: str, services: ServicesDep) -> VersionOut:
+    """A room by its invite code (this is how an invite link is joined)."""
+    return _out(await _room(services, code))
+
+
+@router.put("/rooms/{code}/seats/{seat}", response_model=VersionOut)
+async def take_seat(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+    """Sit in an empty seat, or move to it from your current one (before the match)."""
+    room = await _room(services, code)
+    await room.sit(player.id, player.name, seat)
+    return _out(room)
+
+
+@router.delete("/rooms/{code}/seats/me", response_model=VersionOut)
+async def leave_seat(code: str, player: PlayerDep, services: ServicesDep) -> VersionOut:
+    """Stand up (before the match or after it)."""
+    room = await _room(services, code)
+    await room.leave(player.id)
+    return _out(room)
+
+
+@router.put("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut)
+async def put_bot(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+    """Host only: seat a bot in an empty seat."""
+    room = await _room(services, code)
+    await room.set_bot(player.id, seat, True)
+    return _out(room)
+
+
+@router.delete("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut)
+async def remove_bot(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+    """Host only: take a bot out of its seat (before the match)."""
+    room = await _room(services, code)
+    await room.set_bot(player.id, seat, False)
+    return _out(room)
+
+
+@router.post("/rooms/{code}/start", response_model=VersionOut)
+async def start(
+    code: str, player: PlayerDep, services: ServicesDep, body: StartIn | None = None
+) -> VersionOut:
+    """Host only: start the match (all seats taken, or ``fill_with_bots``)."""
+    room = await _room(services, code)
+    await room.begin(player.id, body.fill_with_bots if body else False)
+    return _out(room)

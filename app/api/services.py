@@ -1,0 +1,50 @@
+"""What the routers need, gathered once by ``create_app`` and reached through dependencies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.db.history import History
+from app.db.players import Players
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import Player
+from app.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    settings: Settings
+    players: Players
+    rooms: RoomManager
+    history: History
+
+
+def get_services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+_bearer = HTTPBearer(auto_error=False, description="The secret token from POST /api/players.")
+
+
+async def current_player(
+    services: ServicesDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Player:
+    """The guest whose token is in ``Authorization: Bearer <token>``."""
+    if credentials is None:
+        raise RoomError("not_authenticated", "Send your token as 'Authorization: Bearer <token>'.")
+    player = await services.players.by_token(credentials.credentials)
+    if player is None:
+        raise RoomError("bad_token", "The token is not known; create a player first.")
+    return player
+
+
+PlayerDep = Annotated[Player, Depends(current_player)]

@@ -1,0 +1,176 @@
+"""Reading finished play back: a player's matches, a match's scoresheet and deals, records.
+
+Only finished deals ever leave through here: the deck of a deal in progress is the most secret
+thing the server holds. Records are rebuilt by replaying the stored action log through the
+engine, so an export is validated by the same code that validated the play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.rules import (
+    DEAL_FORMAT,
+    DealState,
+    Ruleset,
+    deal_record,
+    match_record,
+    new_match,
+    record_deal,
+    replay_deal,
+)
+
+
+def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
+    return [
+        {"seat": r.seat, "player": r.player_id, "name": r.name, "bot": r.bot}
+        for r in sorted(rows, key=lambda r: r.seat)
+    ]
+
+
+class History:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def matches_of(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """A player's matches, newest first."""
+        async with self._sessions() as session:
+            rows = (
+                await session.execute(
+                    select(m.Match, m.MatchSeat.seat, m.Room.code)
+                    .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
+                    .join(m.Room, m.Room.id == m.Match.room_id)
+                    .where(m.MatchSeat.player_id == player_id)
+                    .order_by(m.Match.started_at.desc())
+                    .limit(limit)
+                )
+            ).all()
+            seats = await self._seats_of(session, [match.id for match, _, _ in rows])
+        return [
+            {**self._summary(match, code, seats.get(match.id, [])), "your_seat": seat}
+            for match, seat, code in rows
+        ]
+
+    async def match(self, match_id: str) -> dict[str, Any] | None:
+        """A match with its scoresheet and the finished deals' results."""
+        async with self._sessions() as session:
+            row = (
+                await session.execute(
+                    select(m.Match, m.Room.code)
+                    .join(m.Room, m.Room.id == m.Match.room_id)
+                    .where(m.Match.id == match_id)
+                )
+            ).first()
+            if row is None:
+                return None
+            match, code = row
+            seats = await self._seats_of(session, [match_id])
+            deals = (
+                await session.scalars(
+                    select(m.Deal).where(m.Deal.match_id == match_id).order_by(m.Deal.number)
+                )
+            ).all()
+        return {
+            **self._summary(match, code, seats.get(match_id, [])),
+            "deals": [
+                {
+                    "number": d.number,
+                    "dealer": d.dealer,
+                    "finished": d.finished,
+                    "contract": d.contract,
+                    "result": d.result,
+                }
+                for d in deals
+            ],
+        }
+
+    async def deal_record(self, match_id: str, number: int) -> dict[str, Any] | None:
+        """The record of one finished deal (None: no such finished deal)."""
+        states = await self._finished_deals(match_id, number)
+        if not states:
+            return None
+        (state, extra), *_ = states
+        return {**deal_record(state), **extra}
+
+    async def match_record(self, match_id: str) -> dict[str, Any] | None:
+        """The record of a match: its finished deals and the scoresheet they give."""
+        async with self._sessions() as session:
+            match_row = await session.get(m.Match, match_id)
+            if match_row is None:
+                return None
+            seats = await self._seats_of(session, [match_id])
+        ruleset = Ruleset.from_dict(match_row.rules)
+        state = new_match(ruleset, match_row.first_dealer, match_row.target)
+        deals = await self._finished_deals(match_id)
+        for deal, _ in deals:
+            state = record_deal(state, deal)
+        record = match_record(state, [deal for deal, _ in deals])
+        record["deals"] = [
+            {**body, **extra} for body, (_, extra) in zip(record["deals"], deals, strict=True)
+        ]
+        return {**record, "id": match_id, "seats": seats.get(match_id, [])}
+
+    async def _finished_deals(
+        self, match_id: str, number: int | None = None
+    ) -> list[tuple[DealState, dict[str, Any]]]:
+        async with self._sessions() as session:
+            query = (
+                select(m.Deal, m.Match.rules)
+                .join(m.Match, m.Match.id == m.Deal.match_id)
+                .where(m.Deal.match_id == match_id, m.Deal.finished.is_(True))
+                .order_by(m.Deal.number)
+            )
+            if number is not None:
+                query = query.where(m.Deal.number == number)
+            deals = (await session.execute(query)).all()
+            actions: dict[int, list[dict[str, Any]]] = {d.id: [] for d, _ in deals}
+            for row in await session.scalars(
+                select(m.ActionRow)
+                .where(m.ActionRow.deal_id.in_(list(actions)))
+                .order_by(m.ActionRow.deal_id, m.ActionRow.seq)
+            ):
+                actions[row.deal_id].append(row.action)
+        out = []
+        for deal, rules in deals:
+            core = {
+                "format": DEAL_FORMAT,
+                "rules": rules,
+                "dealer": deal.dealer,
+                "deck": deal.deck,
+                "hanging_in": deal.hanging_in,
+                "actions": actions[deal.id],
+            }
+            extra = {"match": match_id, "number": deal.number, "seed": deal.seed, "cut": deal.cut}
+            out.append((replay_deal(core), extra))
+        return out
+
+    @staticmethod
+    async def _seats_of(
+        session: AsyncSession, match_ids: list[str]
+    ) -> dict[str, list[dict[str, Any]]]:
+        rows = (
+            await session.scalars(select(m.MatchSeat).where(m.MatchSeat.match_id.in_(match_ids)))
+        ).all()
+        grouped: dict[str, list[m.MatchSeat]] = {}
+        for row in rows:
+            grouped.setdefault(row.match_id, []).append(row)
+        return {key: _seats(value) for key, value in grouped.items()}
+
+    @staticmethod
+    def _summary(match: m.Match, code: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "id": match.id,
+            "room": code,
+            "rules": match.rules,
+            "target": match.target,
+            "first_dealer": match.first_dealer,
+            "started_at": match.started_at.isoformat(),
+            "finished": match.finished,
+            "winner": match.winner,
+            "scoresheet": match.scoresheet,
+            "seats": seats,
+        }

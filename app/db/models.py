@@ -1,0 +1,147 @@
+"""The tables: players, rooms and their seats, matches, deals, the action log, chat.
+
+Deals keep what C-8 asks (seed, cut, the dealt deck) and actions are an append-only log keyed by
+(deal, seq): replaying that log through the engine is both the crash recovery and the export.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: DateTime(timezone=True),
+    }
+
+
+class Player(Base):
+    """A guest: display name and the hash of the secret token the browser keeps."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    rules: Mapped[dict[str, Any]]
+    target: Mapped[int | None]
+    public: Mapped[bool]
+    turn_seconds: Mapped[float]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(BigInteger, default=0)
+    current_match_id: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str | None] = mapped_column(String(64))
+    bot: Mapped[bool] = mapped_column(default=False)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    rules: Mapped[dict[str, Any]]
+    target: Mapped[int]
+    first_dealer: Mapped[int]
+    scoresheet: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    finished: Mapped[bool] = mapped_column(default=False)
+    winner: Mapped[int | None]
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+
+class MatchSeat(Base):
+    """Who played a match in which seat: the index behind "a player's matches"."""
+
+    __tablename__ = "match_seats"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str | None] = mapped_column(String(64))
+    bot: Mapped[bool] = mapped_column(default=False)
+
+
+class Deal(Base):
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    dealer: Mapped[int]
+    seed: Mapped[str] = mapped_column(String(128))
+    cut: Mapped[int]
+    deck: Mapped[list[Any]]
+    hanging_in: Mapped[int] = mapped_column(default=0)
+    contract: Mapped[str | None] = mapped_column(String(16))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    finished: Mapped[bool] = mapped_column(default=False)
+
+
+class ActionRow(Base):
+    """The append-only action log: one row per accepted action, never updated."""
+
+    __tablename__ = "actions"
+
+    deal_id: Mapped[int] = mapped_column(
+        ForeignKey("deals.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    action: Mapped[dict[str, Any]]
+    auto: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_room_id", "room_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int | None]
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float]

@@ -1,0 +1,51 @@
+"""Guests: created with a display name, known afterwards by the secret token they keep.
+
+Only a SHA-256 of the token is stored, so a leaked database does not let anyone take a seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.rooms.ports import Player
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Players:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def create(self, name: str) -> tuple[Player, str]:
+        """A new guest and its secret token (returned once, never stored in clear)."""
+        token = secrets.token_urlsafe(32)
+        player = m.Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token))
+        async with self._sessions.begin() as session:
+            session.add(player)
+        return Player(player.id, player.name), token
+
+    async def by_token(self, token: str) -> Player | None:
+        async with self._sessions() as session:
+            row = await session.scalar(
+                select(m.Player).where(m.Player.token_hash == hash_token(token))
+            )
+        return None if row is None else Player(row.id, row.name)
+
+    async def by_id(self, player_id: str) -> Player | None:
+        async with self._sessions() as session:
+            row = await session.get(m.Player, player_id)
+        return None if row is None else Player(row.id, row.name)
+
+    async def rename(self, player_id: str, name: str) -> Player:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                update(m.Player).where(m.Player.id == player_id).values(name=name)
+            )
+        return Player(player_id, name)

@@ -1,0 +1,343 @@
+"""The rooms' ``Store`` port on SQLAlchemy, with group commit.
+
+Every room hands its writes here and waits until they are durable before it broadcasts. One
+writer task drains the queue and commits all the waiting batches of all rooms in one transaction:
+a single fsync then serves many rooms, which is what lets a server with hundreds of tables keep
+"commit before broadcast" cheap, and it also keeps SQLite to one writer (no lock contention).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.rooms.ports import (
+    ActionTaken,
+    ChatPosted,
+    DealFinished,
+    DealStarted,
+    MatchProgress,
+    MatchStarted,
+    Op,
+    RoomConfig,
+    RoomCreated,
+    SeatRecord,
+    SeatsChanged,
+    StatusChanged,
+    StoredChat,
+    StoredDeal,
+    StoredMatch,
+    StoredRoom,
+)
+
+log = logging.getLogger(__name__)
+
+ACTIVE_STATUSES = ("waiting", "playing")
+
+
+@dataclass(slots=True)
+class _Batch:
+    code: str
+    version: int
+    ops: Sequence[Op]
+    done: asyncio.Future[None]
+
+
+class SqlStore:
+    """Implements ``app.rooms.ports.Store``; call ``start`` before use and ``close`` after."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], chat_history: int = 50) -> None:
+        self._sessions = sessions
+        self._chat_history = chat_history
+        self._queue: asyncio.Queue[_Batch] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        # Room ids and deal ids do not change once written: cache them to save a query per write.
+        self._room_ids: dict[str, int] = {}
+        self._deal_ids: dict[tuple[str, int], int] = {}
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._write_loop(), name="db-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+
+    async def commit(self, code: str, version: int, ops: Sequence[Op]) -> None:
+        if self._writer is None:
+            raise RuntimeError("SqlStore.start() was not called")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Batch(code, version, ops, done))
+        await done
+
+    async def _write_loop(self) -> None:
+        while True:
+            batches = [await self._queue.get()]
+            while not self._queue.empty():
+                batches.append(self._queue.get_nowait())
+            try:
+                await self._write(batches)
+            except Exception:
+                # One bad batch must not fail the others: retry them one by one.
+                log.exception("group commit of %d batches failed; retrying singly", len(batches))
+                self._deal_ids.clear()
+                for batch in batches:
+                    try:
+                        await self._write([batch])
+                    except Exception as error:
+                        self._deal_ids.clear()
+                        if not batch.done.done():
+                            batch.done.set_exception(error)
+            for batch in batches:
+                if not batch.done.done():
+                    batch.done.set_result(None)
+
+    async def _write(self, batches: Sequence[_Batch]) -> None:
+        new_deals: list[tuple[str, int]] = []
+        try:
+            async with self._sessions.begin() as session:
+                for batch in batches:
+                    room_id = await self._room_id(session, batch)
+                    for op in batch.ops:
+                        await self._apply(session, room_id, op, new_deals)
+                    await session.execute(
+                        update(m.Room)
+                        .where(m.Room.id == room_id)
+                        .values(version=batch.version, updated_at=datetime.now(UTC))
+                    )
+        except BaseException:
+            for key in new_deals:
+                self._deal_ids.pop(key, None)
+            for batch in batches:
+                if any(isinstance(op, RoomCreated) for op in batch.ops):
+                    self._room_ids.pop(batch.code, None)
+            raise
+
+    async def _room_id(self, session: AsyncSession, batch: _Batch) -> int:
+        for op in batch.ops:
+            if isinstance(op, RoomCreated):
+                row = _room_row(op.config)
+                session.add(row)
+                await session.flush()
+                session.add_all(_seat_rows(row.id, op.seats))
+                self._room_ids[batch.code] = row.id
+                return row.id
+        cached = self._room_ids.get(batch.code)
+        if cached is None:
+            found = await session.scalar(select(m.Room.id).where(m.Room.code == batch.code))
+            if found is None:
+                raise LookupError(f"room {batch.code} is not stored")
+            cached = self._room_ids[batch.code] = found
+        return cached
+
+    async def _deal_id(self, session: AsyncSession, match_id: str, number: int) -> int:
+        key = (match_id, number)
+        cached = self._deal_ids.get(key)
+        if cached is None:
+            found = await session.scalar(
+                select(m.Deal.id).where(m.Deal.match_id == match_id, m.Deal.number == number)
+            )
+            if found is None:
+                raise LookupError(f"deal {number} of match {match_id} is not stored")
+            cached = self._deal_ids[key] = found
+        return cached
+
+    async def _apply(
+        self, session: AsyncSession, room_id: int, op: Op, new_deals: list[tuple[str, int]]
+    ) -> None:
+        match op:
+            case RoomCreated():
+                pass  # written by _room_id
+            case SeatsChanged(seats=seats):
+                await session.execute(delete(m.Seat).where(m.Seat.room_id == room_id))
+                session.add_all(_seat_rows(room_id, seats))
+            case StatusChanged(status=status):
+                await session.execute(
+                    update(m.Room).where(m.Room.id == room_id).values(status=status)
+                )
+            case MatchStarted():
+                session.add(
+                    m.Match(
+                        id=op.match_id,
+                        room_id=room_id,
+                        rules=op.rules,
+                        target=op.target,
+                        first_dealer=op.first_dealer,
+                        finished=False,
+                    )
+                )
+                session.add_all(
+                    m.MatchSeat(
+                        match_id=op.match_id, seat=i, player_id=s.player_id, name=s.name, bot=s.bot
+                    )
+                    for i, s in enumerate(op.seats)
+                )
+                await session.flush()
+                await session.execute(
+                    update(m.Room).where(m.Room.id == room_id).values(current_match_id=op.match_id)
+                )
+            case DealStarted():
+                deal = m.Deal(
+                    match_id=op.match_id,
+                    number=op.number,
+                    dealer=op.dealer,
+                    seed=op.seed,
+                    cut=op.cut,
+                    deck=list(op.deck),
+                    hanging_in=op.hanging_in,
+                    finished=False,
+                )
+                session.add(deal)
+                await session.flush()
+                self._deal_ids[(op.match_id, op.number)] = deal.id
+                new_deals.append((op.match_id, op.number))
+            case ActionTaken():
+                deal_id = await self._deal_id(session, op.match_id, op.number)
+                session.add(
+                    m.ActionRow(deal_id=deal_id, seq=op.seq, action=op.action, auto=op.auto)
+                )
+            case DealFinished():
+                deal_id = await self._deal_id(session, op.match_id, op.number)
+                await session.flush()
+                await session.execute(
+                    update(m.Deal)
+                    .where(m.Deal.id == deal_id)
+                    .values(finished=True, contract=op.contract, result=op.result)
+                )
+            case MatchProgress():
+                await session.flush()
+                await session.execute(
+                    update(m.Match)
+                    .where(m.Match.id == op.match_id)
+                    .values(
+                        scoresheet=op.scoresheet,
+                        finished=op.finished,
+                        winner=op.winner,
+                        finished_at=datetime.now(UTC) if op.finished else None,
+                    )
+                )
+            case ChatPosted():
+                session.add(
+                    m.ChatMessage(
+                        room_id=room_id,
+                        seat=op.seat,
+                        player_id=op.player_id,
+                        name=op.name,
+                        text=op.text,
+                        at=op.at,
+                    )
+                )
+
+    async def load_room(self, code: str) -> StoredRoom | None:
+        async with self._sessions() as session:
+            room = await session.scalar(select(m.Room).where(m.Room.code == code))
+            if room is None:
+                return None
+            seats = (
+                await session.scalars(
+                    select(m.Seat).where(m.Seat.room_id == room.id).order_by(m.Seat.seat)
+                )
+            ).all()
+            chat = (
+                await session.scalars(
+                    select(m.ChatMessage)
+                    .where(m.ChatMessage.room_id == room.id)
+                    .order_by(m.ChatMessage.id.desc())
+                    .limit(self._chat_history)
+                )
+            ).all()
+            match = await self._load_match(session, room.current_match_id)
+            return StoredRoom(
+                config=RoomConfig(
+                    code=room.code,
+                    host_id=room.host_id,
+                    rules=room.rules,
+                    target=room.target,
+                    public=room.public,
+                    turn_seconds=room.turn_seconds,
+                ),
+                status=room.status,
+                version=room.version,
+                seats=tuple(SeatRecord(s.player_id, s.name, s.bot) for s in seats),
+                match=match,
+                chat=tuple(
+                    StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)
+                ),
+            )
+
+    async def _load_match(self, session: AsyncSession, match_id: str | None) -> StoredMatch | None:
+        if match_id is None:
+            return None
+        match = await session.get(m.Match, match_id)
+        if match is None:
+            return None
+        deals = (
+            await session.scalars(
+                select(m.Deal).where(m.Deal.match_id == match_id).order_by(m.Deal.number)
+            )
+        ).all()
+        actions: dict[int, list[m.ActionRow]] = {d.id: [] for d in deals}
+        rows = await session.scalars(
+            select(m.ActionRow)
+            .where(m.ActionRow.deal_id.in_(list(actions)))
+            .order_by(m.ActionRow.deal_id, m.ActionRow.seq)
+        )
+        for row in rows:
+            actions[row.deal_id].append(row)
+        return StoredMatch(
+            match_id=match.id,
+            rules=match.rules,
+            target=match.target,
+            first_dealer=match.first_dealer,
+            finished=match.finished,
+            deals=tuple(
+                StoredDeal(
+                    number=d.number,
+                    dealer=d.dealer,
+                    seed=d.seed,
+                    cut=d.cut,
+                    deck=tuple(d.deck),
+                    hanging_in=d.hanging_in,
+                    actions=tuple(a.action for a in actions[d.id]),
+                    finished=d.finished,
+                )
+                for d in deals
+            ),
+        )
+
+    async def active_room_codes(self) -> Sequence[str]:
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.Room.code).where(m.Room.status.in_(ACTIVE_STATUSES)).order_by(m.Room.id)
+            )
+            return list(rows)
+
+
+def _room_row(config: RoomConfig) -> m.Room:
+    return m.Room(
+        code=config.code,
+        host_id=config.host_id,
+        rules=config.rules,
+        target=config.target,
+        public=config.public,
+        turn_seconds=config.turn_seconds,
+        status="waiting",
+        version=0,
+    )
+
+
+def _seat_rows(room_id: int, seats: Sequence[SeatRecord]) -> list[m.Seat]:
+    return [
+        m.Seat(room_id=room_id, seat=i, player_id=s.player_id, name=s.name, bot=s.bot)
+        for i, s in enumerate(seats)
+    ]

@@ -1,0 +1,23 @@
+"""The one error type a room raises back to its callers: a stable code and a human message."""
+
+from __future__ import annotations
+
+
+class RoomError(Exception):
+    """A refused command. ``code`` is stable (clients switch on it), ``message`` is for people.
+
+    ``rule`` carries the RULES.md id when the engine refused the action. A refused command
+    changed nothing.
+    """
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.rule is not None:
+            out["rule"] = self.rule
+        return out

@@ -1,0 +1,131 @@
+"""The registry of live rooms: creates them, finds them (loading from storage on demand) and
+restores, at start-up, every room that was waiting or playing when the server stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from app.rooms.errors import RoomError
+from app.rooms.policy import RandomPolicy
+from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
+from app.rooms.room import FINISHED, SEATS, Room, RoomTimings
+from app.rules import Ruleset
+
+log = logging.getLogger(__name__)
+
+CODE_BYTES = 12  # 96 random bits, written as 16 URL-safe characters
+
+
+def new_code() -> str:
+    """An invite code: unguessable (``secrets``), safe in a URL."""
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
+def _random_policy() -> BotPolicy:
+    return RandomPolicy(secrets.randbits(64))
+
+
+class RoomManager:
+    def __init__(
+        self,
+        store: Store,
+        timings: RoomTimings,
+        policy_factory: Callable[[], BotPolicy] = _random_policy,
+    ) -> None:
+        self._store = store
+        self._timings = timings
+        self._policy_factory = policy_factory
+        self._rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+
+    async def create(
+        self,
+        host_id: str,
+        host_name: str,
+        rules: dict[str, Any],
+        *,
+        target: int | None,
+        public: bool,
+        turn_seconds: float,
+        bots: tuple[int, ...] = (),
+        host_seat: int | None = 0,
+    ) -> Room:
+        """A new room, stored before it is returned; the host sits in ``host_seat``."""
+        try:
+            ruleset = Ruleset.from_dict(rules)
+        except (ValueError, TypeError, KeyError) as error:
+            raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
+        seats = [SeatRecord() for _ in range(SEATS)]
+        for seat in bots:
+            if not 0 <= seat < SEATS or seat == host_seat:
+                raise RoomError("bad_seat", f"Cannot put a bot in seat {seat}.")
+            seats[seat] = SeatRecord(None, "Bot", True)
+        if host_seat is not None:
+            if not 0 <= host_seat < SEATS:
+                raise RoomError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+            seats[host_seat] = SeatRecord(host_id, host_name, False)
+        config = RoomConfig(
+            code=new_code(),
+            host_id=host_id,
+            rules=ruleset.to_dict(),
+            target=target,
+            public=public,
+            turn_seconds=turn_seconds,
+        )
+        await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
+        room = Room(config, self._store, self._policy_factory(), self._timings, seats=seats)
+        self._rooms[config.code] = room
+        room.start()
+        return room
+
+    async def get(self, code: str) -> Room | None:
+        """The live room with this code, loading it from storage if it is not in memory."""
+        room = self._rooms.get(code)
+        if room is not None:
+            return room
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+            future.set_result(room)
+        except BaseException as error:
+            future.set_exception(error)
+            raise
+        finally:
+            del self._loading[code]
+        return room
+
+    async def _load(self, code: str) -> Room | None:
+        stored = await self._store.load_room(code)
+        if stored is None:
+            return None
+        room = Room.restore(stored, self._store, self._policy_factory(), self._timings)
+        self._rooms[code] = room
+        room.start()
+        return room
+
+    async def restore_all(self) -> int:
+        """Bring back every room that was waiting or playing; returns how many."""
+        codes = await self._store.active_room_codes()
+        for code in codes:
+            try:
+                await self.get(code)
+            except Exception:
+                log.exception("room %s could not be restored", code)
+        return len(codes)
+
+    def public_rooms(self) -> list[Room]:
+        """Public rooms that are open or being played, newest last."""
+        return [r for r in self._rooms.values() if r.config.public and r.status != FINISHED]
+
+    async def close(self) -> None:
+        for room in list(self._rooms.values()):
+            await room.stop()
+        self._rooms.clear()

@@ -1,0 +1,223 @@
+"""What a room needs from the outside world, stated as Protocols the room owns.
+
+The room layer never imports a database driver or a web framework. It describes its writes as
+plain values (``Op``) and hands them, grouped per command, to a ``Store``; it pushes frames to
+``Subscriber`` objects; it asks a ``BotPolicy`` for a bot's move. ``app.db`` and
+``app.transport`` implement these, tests can implement them with a few lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.rules import Action, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A guest as the room knows it: a stable id and a display name."""
+
+    id: str
+    name: str
+
+
+class PlayerDirectory(Protocol):
+    """Finds the guest holding a secret token (the transport and the API authenticate here)."""
+
+    async def by_token(self, token: str) -> Player | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sits in a seat, as stored: a player, a bot, or nobody (both None/False)."""
+
+    player_id: str | None = None
+    name: str | None = None
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """The settings a room was created with; they do not change during its life."""
+
+    code: str
+    host_id: str
+    rules: dict[str, Any]
+    target: int | None
+    public: bool
+    turn_seconds: float
+
+
+# ---- writes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoomCreated:
+    config: RoomConfig
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsChanged:
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged:
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    match_id: str
+    rules: dict[str, Any]
+    target: int
+    first_dealer: int
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    match_id: str
+    number: int
+    dealer: int
+    seed: str
+    cut: int
+    deck: tuple[str, ...]
+    hanging_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """One accepted action, in record notation; ``seq`` counts from 0 within the deal."""
+
+    match_id: str
+    number: int
+    seq: int
+    action: dict[str, Any]
+    auto: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealFinished:
+    match_id: str
+    number: int
+    contract: str | None
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchProgress:
+    """The scoresheet after a deal; ``finished``/``winner`` once the match is over."""
+
+    match_id: str
+    scoresheet: dict[str, Any]
+    finished: bool
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPosted:
+    seat: int | None
+    player_id: str
+    name: str
+    text: str
+    at: float
+
+
+Op = (
+    RoomCreated
+    | SeatsChanged
+    | StatusChanged
+    | MatchStarted
+    | DealStarted
+    | ActionTaken
+    | DealFinished
+    | MatchProgress
+    | ChatPosted
+)
+
+
+# ---- reads (restoring a room after a restart) ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeal:
+    number: int
+    dealer: int
+    seed: str
+    cut: int
+    deck: tuple[str, ...]
+    hanging_in: int
+    actions: tuple[dict[str, Any], ...]
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    match_id: str
+    rules: dict[str, Any]
+    target: int
+    first_dealer: int
+    finished: bool
+    deals: tuple[StoredDeal, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredChat:
+    seat: int | None
+    player_id: str
+    name: str
+    text: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """Everything needed to rebuild a room actor exactly where it stood."""
+
+    config: RoomConfig
+    status: str
+    version: int
+    seats: tuple[SeatRecord, ...]
+    match: StoredMatch | None
+    chat: tuple[StoredChat, ...] = field(default=())
+
+
+class Store(Protocol):
+    """Durable storage of rooms. ``commit`` returns only once the writes are durable."""
+
+    async def commit(self, code: str, version: int, ops: Sequence[Op]) -> None:
+        """Apply ``ops`` for room ``code`` atomically and record ``version`` as its latest."""
+        ...
+
+    async def load_room(self, code: str) -> StoredRoom | None:
+        """The stored room with this invite code, or None."""
+        ...
+
+    async def active_room_codes(self) -> Sequence[str]:
+        """Rooms that were waiting or playing when the server stopped."""
+        ...
+
+
+class Subscriber(Protocol):
+    """A connected client of a room: the room pushes ready-made frames into it."""
+
+    @property
+    def player_id(self) -> str | None:
+        """The authenticated player, or None for an anonymous spectator."""
+        ...
+
+    def send(self, frame: str) -> None:
+        """Queue one text frame; never blocks (a slow client is cut off by the transport)."""
+        ...
+
+
+class BotPolicy(Protocol):
+    """Chooses a bot's action from what its seat may see and the legal actions."""
+
+    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """Return one of ``legal``."""
+        ...

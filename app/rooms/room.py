@@ -1,0 +1,780 @@
+"""One room: an actor that owns a table's seats, match, deal, clock and subscribers.
+
+Every command is queued and run by a single task, one at a time, so the room's state needs no
+locks and no two commands interleave. A command that changes anything follows the same order:
+compute the new state and its events without touching the current one, commit the writes
+(``Store.commit``, which returns once they are durable), then swap the state in and send the
+events. A failed rule check or a failed commit therefore changes nothing, and no client ever
+sees an event that a restart could lose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from app.rooms.errors import RoomError
+from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
+from app.rooms.ports import (
+    ActionTaken,
+    BotPolicy,
+    ChatPosted,
+    DealFinished,
+    DealStarted,
+    MatchProgress,
+    MatchStarted,
+    Op,
+    RoomConfig,
+    SeatRecord,
+    SeatsChanged,
+    StatusChanged,
+    Store,
+    StoredChat,
+    StoredRoom,
+    Subscriber,
+)
+from app.rooms.shuffle import draw_deck
+from app.rules import (
+    Action,
+    BadRecord,
+    Card,
+    DealState,
+    MatchState,
+    Phase,
+    RuleError,
+    Ruleset,
+    action_from_dict,
+    action_to_dict,
+    apply,
+    legal_actions,
+    new_match,
+    record_deal,
+    view,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+SEATS = 4
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class RoomTimings:
+    """The room-side knobs of ``app.settings.Settings``."""
+
+    grace_seconds: float = 60.0
+    bot_delay_seconds: float = 0.6
+    deal_pause_seconds: float = 0.0
+    event_backlog: int = 256
+    chat_max_chars: int = 300
+    chat_history: int = 50
+
+
+@dataclass(slots=True)
+class _Timer:
+    handle: asyncio.TimerHandle
+    deadline: float  # wall clock, seconds since the epoch
+
+
+@dataclass(slots=True)
+class _Match:
+    match_id: str
+    state: MatchState
+    number: int = 0  # number of the current (or last) deal, from 1
+    deal: DealState | None = None
+    finished_deals: list[DealState] = field(default_factory=list)
+
+
+class Room:
+    """A room actor. Create with ``Room.new`` or ``Room.restore``, then ``start()``."""
+
+    def __init__(
+        self,
+        config: RoomConfig,
+        store: Store,
+        policy: BotPolicy,
+        timings: RoomTimings,
+        *,
+        status: str = WAITING,
+        version: int = 0,
+        seats: Sequence[SeatRecord] = (),
+    ) -> None:
+        self.config = config
+        self.ruleset = Ruleset.from_dict(config.rules)
+        self._store = store
+        self._policy = policy
+        self._timings = timings
+        self.status = status
+        self.version = version
+        self.game_version = version  # version of the last event that changed the deal
+        self.seats: list[SeatRecord] = list(seats) or [SeatRecord() for _ in range(SEATS)]
+        self.match: _Match | None = None
+        self.chat: list[dict[str, Any]] = []
+        self.rematch_votes: set[int] = set()
+        self.standins: set[int] = set()  # human seats a bot plays for while they are away
+        self._subscribers: dict[Subscriber, None] = {}
+        self._backlog = Backlog(timings.event_backlog)
+        self._recent_ids: dict[str, OrderedDict[str, None]] = {}
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = (
+            asyncio.Queue()
+        )
+        self._task: asyncio.Task[None] | None = None
+        self._turn_timer: _Timer | None = None
+        self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
+        self._away_timers: dict[int, _Timer] = {}
+        self._next_deal_timer: _Timer | None = None
+
+    # ---- life cycle ---------------------------------------------------------------------
+
+    @classmethod
+    def restore(
+        cls, stored: StoredRoom, store: Store, policy: BotPolicy, timings: RoomTimings
+    ) -> Room:
+        """Rebuild a room from storage by replaying its action log through the engine."""
+        room = cls(
+            stored.config,
+            store,
+            policy,
+            timings,
+            status=stored.status,
+            version=stored.version,
+            seats=stored.seats,
+        )
+        room.chat = [_chat_dict(c) for c in stored.chat]
+        if stored.match is not None:
+            ruleset = Ruleset.from_dict(stored.match.rules)
+            state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
+            match = _Match(stored.match.match_id, state)
+            for deal in stored.match.deals:
+                deal_state = match.state.start_deal([Card.parse(c) for c in deal.deck])
+                for action in deal.actions:
+                    deal_state = apply(deal_state, action_from_dict(action))
+                match.number = deal.number
+                if deal.finished:
+                    match.state = record_deal(match.state, deal_state)
+                    match.finished_deals.append(deal_state)
+                else:
+                    match.deal = deal_state
+            room.match = match
+        return room
+
+    def start(self) -> None:
+        """Run the actor; a restored room resumes its clocks (turn, away players, next deal)."""
+        self._task = asyncio.create_task(self._run(), name=f"room-{self.config.code}")
+        if self.status == PLAYING:
+            for seat, record in enumerate(self.seats):
+                if record.player_id is not None and not self._connected(seat):
+                    self._start_away_timer(seat)
+            if self.match is not None and self.match.deal is None and not self.match.state.finished:
+                self._schedule_next_deal(0.0)
+            self._schedule_turn()
+
+    async def stop(self) -> None:
+        for timer in self._all_timers():
+            timer.handle.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            command, future = await self._queue.get()
+            if future.cancelled():
+                continue
+            try:
+                result = await command()
+            except RoomError as error:
+                if not future.done():
+                    future.set_exception(error)
+            except Exception as error:
+                log.exception("room %s: command failed", self.config.code)
+                if not future.done():
+                    future.set_exception(RoomError("server_error", f"internal error: {error}"))
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    async def _call(self, command: Callable[[], Awaitable[T]]) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((command, future))
+        return await future
+
+    def _post(self, command: Callable[[], Awaitable[Any]]) -> None:
+        """Queue a command nobody waits for (timers); its errors are logged, not raised."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_log_failure)
+        self._queue.put_nowait((command, future))
+
+    # ---- public commands (each runs inside the actor) ------------------------------------
+
+    async def connect(self, subscriber: Subscriber, last_version: int | None) -> None:
+        await self._call(lambda: self._connect(subscriber, last_version))
+
+    async def disconnect(self, subscriber: Subscriber) -> None:
+        await self._call(lambda: self._disconnect(subscriber))
+
+    async def act(
+        self, player_id: str, command_id: str | None, base_version: int | None, data: dict[str, Any]
+    ) -> int:
+        return await self._call(lambda: self._act(player_id, command_id, base_version, data))
+
+    async def say(self, player_id: str, name: str, command_id: str | None, text: str) -> int:
+        return await self._call(lambda: self._say(player_id, name, command_id, text))
+
+    async def sit(self, player_id: str, name: str, seat: int, command_id: str | None = None) -> int:
+        return await self._call(lambda: self._sit(player_id, name, seat, command_id))
+
+    async def leave(self, player_id: str, command_id: str | None = None) -> int:
+        return await self._call(lambda: self._leave(player_id, command_id))
+
+    async def set_bot(
+        self, player_id: str, seat: int, bot: bool, command_id: str | None = None
+    ) -> int:
+        return await self._call(lambda: self._set_bot(player_id, seat, bot, command_id))
+
+    async def begin(
+        self, player_id: str, fill_with_bots: bool, command_id: str | None = None
+    ) -> int:
+        return await self._call(lambda: self._begin(player_id, fill_with_bots, command_id))
+
+    async def rematch(self, player_id: str, command_id: str | None = None) -> int:
+        return await self._call(lambda: self._rematch(player_id, command_id))
+
+    # ---- reading (safe outside the actor: it only reads) ----------------------------------
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, record in enumerate(self.seats):
+            if record.player_id == player_id:
+                return seat
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know about the room: settings, seats, presence, status."""
+        return {
+            "code": self.config.code,
+            "rules": self.ruleset.to_dict(),
+            "target": self._target(),
+            "public": self.config.public,
+            "turn_seconds": self.config.turn_seconds,
+            "host": self.config.host_id,
+            "status": self.status,
+            "match_id": None if self.match is None else self.match.match_id,
+            "seats": [
+                {
+                    "seat": seat,
+                    "player": None
+                    if record.player_id is None
+                    else {"id": record.player_id, "name": record.name},
+                    "bot": record.bot,
+                    "connected": record.bot or self._connected(seat),
+                    "standin": seat in self.standins,
+                }
+                for seat, record in enumerate(self.seats)
+            ],
+            "rematch": sorted(self.rematch_votes),
+        }
+
+    def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
+        """The full picture for one recipient, as of ``self.version``."""
+        match = self.match
+        deal = None if match is None else match.deal
+        return {
+            "room": self.summary(),
+            "you": {"player_id": player_id, "seat": seat},
+            "scoresheet": None if match is None else match.state.to_dict(),
+            "number": None if match is None else match.number,
+            "deal": None if deal is None else deal_view(deal, seat),
+            "turn": self._turn_info(),
+            "chat": list(self.chat),
+        }
+
+    # ---- connections ------------------------------------------------------------------
+
+    def _connected(self, seat: int) -> bool:
+        player_id = self.seats[seat].player_id
+        return player_id is not None and any(s.player_id == player_id for s in self._subscribers)
+
+    async def _connect(self, subscriber: Subscriber, last_version: int | None) -> None:
+        seat = self.seat_of(subscriber.player_id)
+        was_connected = seat is not None and self._connected(seat)
+        self._subscribers[subscriber] = None
+        missed = None if last_version is None else self._backlog.since(last_version, self.version)
+        if missed is None:
+            snapshot = self.snapshot(seat, subscriber.player_id)
+            subscriber.send(encode({"t": "snapshot", "v": self.version, "d": snapshot}))
+        else:
+            for event in missed:
+                subscriber.send(event.frame(seat))
+                event.release()
+        if seat is not None and not was_connected:
+            self._cancel_away_timer(seat)
+            self.standins.discard(seat)
+            await self._commit([], [self._room_event()])
+            self._schedule_turn()
+
+    async def _disconnect(self, subscriber: Subscriber) -> None:
+        self._subscribers.pop(subscriber, None)
+        seat = self.seat_of(subscriber.player_id)
+        if seat is not None and not self._connected(seat):
+            if self.status == PLAYING:
+                self._start_away_timer(seat)
+            await self._commit([], [self._room_event()])
+
+    # ---- the game -------------------------------------------------------------------------
+
+    async def _act(
+        self, player_id: str, command_id: str | None, base_version: int | None, data: dict[str, Any]
+    ) -> int:
+        seat = self._require_seat(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.match is None or self.match.deal is None:
+            raise RoomError("no_deal", "There is no deal in progress.")
+        if base_version is not None and base_version < self.game_version:
+            raise RoomError(
+                "stale",
+                f"The table changed since version {base_version} (now {self.game_version}).",
+            )
+        claimed = data.get("seat", seat)
+        if claimed != seat:
+            raise RoomError("not_your_seat", f"You sit in seat {seat}, not {claimed}.")
+        try:
+            action = action_from_dict({**data, "seat": seat})
+        except BadRecord as error:
+            raise RoomError("bad_action", str(error)) from error
+        await self._apply(action, auto=False)
+        self._remember(player_id, command_id)
+        return self.version
+
+    async def _apply(self, action: Action, auto: bool) -> None:
+        match = self.match
+        assert match is not None and match.deal is not None
+        try:
+            state = apply(match.deal, action)
+        except RuleError as error:
+            raise RoomError(error.code, error.message, error.rule) from error
+        seq = len(state.actions) - 1
+        ops: list[Op] = [
+            ActionTaken(match.match_id, match.number, seq, action_to_dict(action), auto)
+        ]
+        events = [Event(0, "action", {"seat": action.seat, "auto": auto}, state)]
+        new_match_state = match.state
+        if state.phase is Phase.FINISHED:
+            new_match_state = record_deal(match.state, state)
+            ops += self._deal_end_ops(match, state, new_match_state)
+            events.append(self._deal_end_event(match, state, new_match_state))
+        old_status = self.status
+        if new_match_state.finished:
+            self.status = FINISHED  # read by the room event while it is sent
+            ops.append(StatusChanged(FINISHED))
+            events.append(self._room_event())
+        try:
+            await self._commit(ops, events, game=True)
+        except BaseException:
+            self.status = old_status
+            raise
+        match.deal = state
+        if state.phase is Phase.FINISHED:
+            match.deal = None
+            match.state = new_match_state
+            match.finished_deals.append(state)
+            if self.status == FINISHED:
+                self._finish_match()
+            else:
+                self._schedule_next_deal(self._timings.deal_pause_seconds)
+        self._schedule_turn()
+
+    def _deal_end_ops(self, match: _Match, deal: DealState, after: MatchState) -> list[Op]:
+        result = deal.result
+        assert result is not None
+        result_dict = result.to_dict()
+        contract = result_dict.get("contract")
+        return [
+            DealFinished(
+                match.match_id,
+                match.number,
+                contract if isinstance(contract, str) else None,
+                result_dict,
+            ),
+            MatchProgress(match.match_id, after.to_dict(), after.finished, after.winner),
+        ]
+
+    def _deal_end_event(self, match: _Match, deal: DealState, after: MatchState) -> Event:
+        result = deal.result
+        assert result is not None
+        return Event(
+            0,
+            "deal_end",
+            {
+                "number": match.number,
+                "result": result.to_dict(),
+                "scoresheet": after.to_dict(),
+                "finished": after.finished,
+                "winner": after.winner,
+            },
+        )
+
+    def _finish_match(self) -> None:
+        self.rematch_votes.clear()
+        self.standins.clear()
+        for seat in list(self._away_timers):
+            self._cancel_away_timer(seat)
+
+    async def _start_deal(self) -> None:
+        """Shuffle, cut and deal the next deal of the current match."""
+        self._next_deal_timer = None
+        match = self.match
+        if match is None or match.deal is not None or match.state.finished:
+            return
+        previous = match.finished_deals[-1] if match.finished_deals else None
+        drawn = draw_deck(self.ruleset, previous)
+        state = match.state.start_deal(list(drawn.deck))
+        number = match.number + 1
+        op = DealStarted(
+            match.match_id,
+            number,
+            state.dealer,
+            drawn.seed,
+            drawn.cut,
+            tuple(str(c) for c in drawn.deck),
+            state.hanging_in,
+        )
+        event = Event(0, "deal", {"number": number, "dealer": state.dealer}, state)
+        await self._commit([op], [event], game=True)
+        match.number, match.deal = number, state
+        self._schedule_turn()
+
+    def _schedule_next_deal(self, delay: float) -> None:
+        if self._next_deal_timer is not None:
+            return
+        self._next_deal_timer = self._timer(delay, lambda: self._post(self._start_deal))
+
+    # ---- seats and starting ------------------------------------------------------------
+
+    async def _sit(self, player_id: str, name: str, seat: int, command_id: str | None) -> int:
+        self._check_seat_number(seat)
+        self._check_fresh(player_id, command_id)
+        current = self.seat_of(player_id)
+        if current == seat:
+            self._remember(player_id, command_id)
+            return self.version
+        if self.status != WAITING:
+            raise RoomError("match_in_progress", "Seats can change only before the match starts.")
+        target = self.seats[seat]
+        if target.player_id is not None or target.bot:
+            raise RoomError("seat_taken", f"Seat {seat} is taken.")
+        seats = list(self.seats)
+        if current is not None:
+            seats[current] = SeatRecord()
+        seats[seat] = SeatRecord(player_id, name, False)
+        await self._change_seats(seats)
+        self._remember(player_id, command_id)
+        self._resend_snapshots(player_id)
+        return self.version
+
+    async def _leave(self, player_id: str, command_id: str | None) -> int:
+        seat = self._require_seat(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.status == PLAYING:
+            raise RoomError("match_in_progress", "You cannot leave your seat during a match.")
+        seats = list(self.seats)
+        seats[seat] = SeatRecord()
+        self.rematch_votes.discard(seat)
+        await self._change_seats(seats)
+        self._remember(player_id, command_id)
+        self._resend_snapshots(player_id)
+        return self.version
+
+    async def _set_bot(self, player_id: str, seat: int, bot: bool, command_id: str | None) -> int:
+        self._check_seat_number(seat)
+        self._require_host(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.status == PLAYING:
+            raise RoomError("match_in_progress", "Bots can be seated only between matches.")
+        record = self.seats[seat]
+        if record.player_id is not None:
+            raise RoomError("seat_taken", f"Seat {seat} is taken by a player.")
+        if record.bot == bot:
+            self._remember(player_id, command_id)
+            return self.version
+        seats = list(self.seats)
+        seats[seat] = SeatRecord(None, "Bot" if bot else None, bot)
+        await self._change_seats(seats)
+        self._remember(player_id, command_id)
+        return self.version
+
+    async def _change_seats(self, seats: list[SeatRecord]) -> None:
+        old = self.seats
+        self.seats = seats
+        try:
+            await self._commit([SeatsChanged(tuple(seats))], [self._room_event()])
+        except BaseException:
+            self.seats = old
+            raise
+
+    async def _begin(self, player_id: str, fill_with_bots: bool, command_id: str | None) -> int:
+        self._require_host(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.status != WAITING:
+            raise RoomError("match_in_progress", "The match has already started.")
+        seats = list(self.seats)
+        empty = [i for i, s in enumerate(seats) if s.player_id is None and not s.bot]
+        if empty and not fill_with_bots:
+            raise RoomError("seats_empty", f"Seats {empty} are empty: seat players or bots.")
+        for i in empty:
+            seats[i] = SeatRecord(None, "Bot", True)
+        await self._start_match(seats, [SeatsChanged(tuple(seats))] if empty else [])
+        self._remember(player_id, command_id)
+        return self.version
+
+    async def _rematch(self, player_id: str, command_id: str | None) -> int:
+        seat = self._require_seat(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.status != FINISHED:
+            raise RoomError("match_in_progress", "A rematch is offered when the match is over.")
+        self.rematch_votes.add(seat)
+        humans = {i for i, s in enumerate(self.seats) if s.player_id is not None}
+        if humans <= self.rematch_votes:
+            await self._start_match(list(self.seats), [])
+        else:
+            await self._commit([], [self._room_event()])
+        self._remember(player_id, command_id)
+        return self.version
+
+    async def _start_match(self, seats: list[SeatRecord], ops: list[Op]) -> None:
+        first_dealer = secrets.randbelow(SEATS)  # BG-1 / FR-1: drawn by the server's RNG
+        state = new_match(self.ruleset, first_dealer, self.config.target)
+        match = _Match(secrets.token_urlsafe(9), state)
+        old = (self.seats, self.status, self.match, set(self.rematch_votes))
+        self.seats, self.status, self.match = seats, PLAYING, match
+        self.rematch_votes.clear()
+        ops = [
+            *ops,
+            StatusChanged(PLAYING),
+            MatchStarted(
+                match.match_id,
+                self.ruleset.to_dict(),
+                self._target(),
+                first_dealer,
+                tuple(seats),
+            ),
+        ]
+        try:
+            await self._commit(ops, [self._room_event()])
+        except BaseException:
+            self.seats, self.status, self.match, self.rematch_votes = old
+            raise
+        for seat, record in enumerate(self.seats):
+            if record.player_id is not None and not self._connected(seat):
+                self._start_away_timer(seat)
+        await self._start_deal()
+
+    # ---- chat --------------------------------------------------------------------------
+
+    async def _say(self, player_id: str, name: str, command_id: str | None, text: str) -> int:
+        self._check_fresh(player_id, command_id)
+        text = text.strip()
+        if not text:
+            raise RoomError("bad_chat", "A chat message cannot be empty.")
+        if len(text) > self._timings.chat_max_chars:
+            raise RoomError(
+                "bad_chat", f"A chat message has at most {self._timings.chat_max_chars} characters."
+            )
+        if any(not c.isprintable() for c in text):
+            raise RoomError("bad_chat", "A chat message cannot hold control characters.")
+        seat = self.seat_of(player_id)
+        line = ChatPosted(seat, player_id, name, text, time.time())
+        entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
+        await self._commit([line], [Event(0, "chat", entry)])
+        self.chat.append(entry)
+        del self.chat[: -self._timings.chat_history or len(self.chat)]
+        self._remember(player_id, command_id)
+        return self.version
+
+    # ---- clocks: turn timer, bots, away players ------------------------------------------
+
+    def _timer(self, delay: float, callback: Callable[[], None]) -> _Timer:
+        handle = asyncio.get_running_loop().call_later(delay, callback)
+        return _Timer(handle, time.time() + delay)
+
+    def _all_timers(self) -> list[_Timer]:
+        timers = list(self._away_timers.values())
+        timers += [t for t in (self._turn_timer, self._next_deal_timer) if t is not None]
+        return timers
+
+    def _bot_plays(self, seat: int) -> bool:
+        return self.seats[seat].bot or seat in self.standins
+
+    def _schedule_turn(self) -> None:
+        """Arm the clock for whoever is to act: a bot's move, or the turn timer of a person."""
+        if self._turn_timer is not None:
+            self._turn_timer.handle.cancel()
+            self._turn_timer = None
+            self._turn_gen += 1
+        match = self.match
+        if self.status != PLAYING or match is None or match.deal is None:
+            return
+        state = match.deal
+        seat = state.turn
+        if seat is None:
+            return
+        if self._bot_plays(seat):
+            delay = self._timings.bot_delay_seconds
+        elif self.config.turn_seconds > 0:
+            delay = self.config.turn_seconds
+        else:
+            return
+        self._turn_gen += 1
+        gen = self._turn_gen
+        self._turn_timer = self._timer(delay, lambda: self._post(lambda: self._auto_play(gen)))
+
+    async def _auto_play(self, gen: int) -> None:
+        """A bot's move, or the move the clock makes for a person who ran out of time."""
+        match = self.match
+        if gen != self._turn_gen or match is None or match.deal is None:
+            return  # the table moved on since this timer was armed
+        expected = match.deal
+        if expected.turn is None:
+            return
+        seat = expected.turn
+        action = self._policy.choose(view(expected, seat), legal_actions(expected))
+        await self._apply(action, auto=True)
+
+    def _turn_info(self) -> dict[str, Any] | None:
+        match = self.match
+        if match is None or match.deal is None or match.deal.turn is None:
+            return None
+        seat = match.deal.turn
+        timer = self._turn_timer
+        deadline = None
+        if timer is not None and not self._bot_plays(seat):
+            deadline = int(timer.deadline * 1000)
+        return {"seat": seat, "deadline": deadline, "bot": self._bot_plays(seat)}
+
+    def _start_away_timer(self, seat: int) -> None:
+        if seat in self._away_timers or seat in self.standins:
+            return
+        self._away_timers[seat] = self._timer(
+            self._timings.grace_seconds, lambda: self._post(lambda: self._replace_away(seat))
+        )
+
+    def _cancel_away_timer(self, seat: int) -> None:
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.handle.cancel()
+
+    async def _replace_away(self, seat: int) -> None:
+        """The grace period ran out: a bot plays this seat until its player comes back."""
+        self._away_timers.pop(seat, None)
+        if self.status != PLAYING or self._connected(seat) or self.seats[seat].player_id is None:
+            return
+        self.standins.add(seat)
+        await self._commit([], [self._room_event()])
+        self._schedule_turn()
+
+    # ---- committing and sending ------------------------------------------------------------
+
+    async def _commit(self, ops: list[Op], events: list[Event], *, game: bool = False) -> None:
+        """Number the events, make the writes durable, then send the events to everyone."""
+        version = self.version + len(events)
+        await self._store.commit(self.config.code, version, ops)
+        for i, event in enumerate(events, start=self.version + 1):
+            event.v = i
+        self.version = version
+        if game:
+            self.game_version = version
+        for event in events:
+            if event.t == "room":
+                event.data = self.summary()  # presence as of sending
+            elif event.deal is not None:
+                event.data = {**event.data, "turn": self._turn_preview(event.deal)}
+            self._backlog.append(event)
+            self._broadcast(event)
+
+    def _turn_preview(self, state: DealState) -> dict[str, Any] | None:
+        """Whose turn it is after ``state``, and until when (the clock starts now)."""
+        seat = state.turn
+        if seat is None:
+            return None
+        bot = self._bot_plays(seat)
+        deadline = None
+        if not bot and self.config.turn_seconds > 0:
+            deadline = int((time.time() + self.config.turn_seconds) * 1000)
+        return {"seat": seat, "deadline": deadline, "bot": bot}
+
+    def _broadcast(self, event: Event) -> None:
+        for subscriber in self._subscribers:
+            subscriber.send(event.frame(self.seat_of(subscriber.player_id)))
+        event.release()
+
+    def _resend_snapshots(self, player_id: str) -> None:
+        """A player who changed seats sees the table from the new seat from now on."""
+        seat = self.seat_of(player_id)
+        for subscriber in self._subscribers:
+            if subscriber.player_id == player_id:
+                frame = {"t": "snapshot", "v": self.version, "d": self.snapshot(seat, player_id)}
+                subscriber.send(encode(frame))
+
+    def _room_event(self) -> Event:
+        return Event(0, "room", {})
+
+    # ---- checks ------------------------------------------------------------------------
+
+    def _target(self) -> int:
+        return self.config.target or self.ruleset.default_target
+
+    def _check_seat_number(self, seat: int) -> None:
+        if not 0 <= seat < SEATS:
+            raise RoomError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+
+    def _require_seat(self, player_id: str) -> int:
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise RoomError("not_seated", "You do not sit at this table.")
+        return seat
+
+    def _require_host(self, player_id: str) -> None:
+        if player_id != self.config.host_id:
+            raise RoomError("not_host", "Only the host of the room can do this.")
+
+    def _check_fresh(self, player_id: str, command_id: str | None) -> None:
+        if command_id is not None and command_id in self._recent_ids.get(player_id, ()):
+            raise RoomError("duplicate", f"Command {command_id!r} was already applied.")
+
+    def _remember(self, player_id: str, command_id: str | None) -> None:
+        if command_id is None:
+            return
+        recent = self._recent_ids.setdefault(player_id, OrderedDict())
+        recent[command_id] = None
+        while len(recent) > 256:
+            recent.popitem(last=False)
+
+
+def _chat_dict(line: StoredChat) -> dict[str, Any]:
+    return {
+        "seat": line.seat,
+        "player": line.player_id,
+        "name": line.name,
+        "text": line.text,
+        "at": int(line.at * 1000),
+    }
+
+
+def _log_failure(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        error = future.exception()
+        if isinstance(error, RoomError):
+            log.warning("timed room command refused: %s", error.message)
+        else:
+            log.error("timed room command failed: %r", error)

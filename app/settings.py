@@ -1,0 +1,76 @@
+"""Server settings, read from the environment so one image runs anywhere.
+
+Every knob the operator may turn lives here and nowhere else: the app factory receives a
+``Settings`` value instead of reading the environment itself, which keeps tests free to build
+apps with their own settings side by side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/belote.sqlite3"
+
+
+class Settings(BaseSettings):
+    """Configuration of one server process (environment variables prefixed ``BELOTE_``)."""
+
+    model_config = SettingsConfigDict(env_prefix="BELOTE_", extra="ignore")
+
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        validation_alias=AliasChoices("DATABASE_URL", "BELOTE_DATABASE_URL"),
+        description="SQLAlchemy async URL: sqlite+aiosqlite:///... or postgresql+asyncpg://...",
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    log_level: str = "info"
+
+    default_turn_seconds: int = Field(
+        default=30,
+        ge=0,
+        le=600,
+        description="Turn timer of a new room when none is asked; 0 = off.",
+    )
+    max_turn_seconds: int = Field(default=600, ge=1)
+    grace_seconds: float = Field(
+        default=60.0, gt=0, description="How long a seated player may be away before a bot sits in."
+    )
+    bot_delay_seconds: float = Field(
+        default=0.6,
+        ge=0,
+        description="Pause before a bot acts, so that people can follow the table.",
+    )
+    deal_pause_seconds: float = Field(
+        default=0.0, ge=0, description="Pause between the end of a deal and the next one."
+    )
+
+    max_frame_bytes: int = Field(default=4096, ge=256, description="Largest accepted client frame.")
+    ws_max_bytes: int = Field(
+        default=65536,
+        ge=1024,
+        description="Hard limit of the WebSocket server: it closes above it.",
+    )
+    rate_per_second: float = Field(default=20.0, gt=0, description="Sustained client frames/s.")
+    rate_burst: int = Field(default=40, ge=1, description="Client frames allowed in a burst.")
+    outbox_limit: int = Field(
+        default=1000, ge=10, description="Frames queued for a slow client before it is cut off."
+    )
+    event_backlog: int = Field(
+        default=256, ge=1, description="Events kept per room for reconnecting clients."
+    )
+    chat_max_chars: int = Field(default=300, ge=1)
+    chat_history: int = Field(default=50, ge=0)
+
+    def sqlite_path(self) -> Path | None:
+        """The file behind an SQLite URL, so that its folder can be created before use."""
+        prefix = "sqlite+aiosqlite:///"
+        if not self.database_url.startswith(prefix):
+            return None
+        raw = self.database_url[len(prefix) :].split("?", 1)[0]
+        if raw in ("", ":memory:"):
+            return None
+        return Path(raw)
