@@ -8,6 +8,8 @@ from .cards import (
     PLAIN_BEATERS,
     PLAIN_POINTS_BY_RANK,
     PLAIN_STRENGTH_BY_RANK,
+    RK,
+    RQ,
     SUIT_MASK,
     SUIT_NAMES,
     TRUMP_BEATERS,
@@ -49,7 +51,7 @@ class Table:
     trick's winner is the card of highest strength among the trumps and the suit led.
     """
 
-    __slots__ = ("beaters", "contract", "points", "strength", "trumps")
+    __slots__ = ("beaters", "belote_pairs", "contract", "points", "ruffs", "strength", "trumps")
 
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
@@ -59,6 +61,14 @@ class Table:
             self.trumps = (1 << 32) - 1
         else:
             self.trumps = 0
+        self.ruffs = self.trumps if contract.is_suit else 0
+        """Cards that win a trick of another suit: trumps of a suit contract only."""
+        suits = (
+            [] if contract == Contract.NO_TRUMPS else [contract] if contract.is_suit else range(4)
+        )
+        self.belote_pairs: tuple[int, ...] = tuple(
+            (1 << (s * 8 + RK)) | (1 << (s * 8 + RQ)) for s in suits
+        )
         points, strength, beaters = [], [], []
         for card in range(32):
             rank = card & 7

@@ -12,13 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import declarations
 from .actions import PLAIN_PLAYS, Action, Bid, Call, Play
 from .cards import BIT, CARDS, RK, RQ, SUIT_MASK, Card
 from .contracts import TABLES, Contract, Table
-from .errors import BadRecord, IllegalBelote, IllegalBid, IllegalCard, NotYourTurn, WrongPhase
+from .errors import (
+    BadRecord,
+    IllegalBelote,
+    IllegalBid,
+    IllegalCard,
+    IllegalDeclaration,
+    NotYourTurn,
+    WrongPhase,
+)
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -82,59 +91,63 @@ def _plays_by_suit_byte(seat: int) -> tuple[tuple[tuple[Play, ...], ...], ...]:
 _PLAYS_BY_BYTE = tuple(_plays_by_suit_byte(seat) for seat in range(4))
 
 
+class Auction(NamedTuple):
+    """What the deal was dealt from and what the bidding decided.
+
+    It changes only during the bidding, so the states of the play share one Auction and copying a
+    state on every card stays cheap.
+    """
+
+    dealer: int
+    deck: tuple[Card, ...]
+    hanging_in: int
+    turned: Card | None
+    """French: the card turned up after the first packets (FR-2); None in Bulgarian."""
+    bids: tuple[Bid, ...] = ()
+    contract: Contract | None = None
+    bidder: int | None = None
+    """The seat that made the current (highest) contract bid, or took (French)."""
+    multiplier: int = 1
+    passes: int = 0
+    """Passes in a row (BG-7), or in the current round (FR-3)."""
+    round: int = 1
+    """French bidding round (1 or 2); always 1 in Bulgarian."""
+
+
 class DealState:
     """The whole state of one deal. Treat as immutable: `apply` returns a new one."""
 
     __slots__ = (
         "_legal",
-        "actions",
+        "_log",
+        "auction",
+        "belotes",
         "best",
         "best_pos",
-        "bidder",
-        "bids",
-        "contract",
-        "dealer",
-        "deck",
         "declared",
-        "belotes",
         "hands",
-        "hanging_in",
         "leader",
-        "multiplier",
-        "passes",
         "phase",
         "points",
         "result",
-        "round",
         "ruleset",
         "table",
         "trick",
         "tricks",
         "turn",
-        "turned",
     )
 
     ruleset: Ruleset
-    dealer: int
-    deck: tuple[Card, ...]
-    hanging_in: int
+    auction: Auction
     phase: Phase
     turn: int | None
     hands: tuple[int, ...]
     """Each seat's unplayed cards as a bitmask."""
-    bids: tuple[Bid, ...]
-    contract: Contract | None
-    bidder: int | None
-    """The seat that made the current (highest) contract bid, or took (French)."""
-    multiplier: int
-    passes: int
-    round: int
-    """French bidding round (1 or 2); always 1 in Bulgarian."""
-    turned: Card | None
     table: Table | None
     leader: int
     trick: tuple[Card, ...]
     best: int
+    """The card winning the current trick so far, -1 before its first card."""
     best_pos: int
     tricks: tuple[Trick, ...]
     points: tuple[int, int]
@@ -142,26 +155,19 @@ class DealState:
     declared: tuple[declarations.Announced, ...]
     belotes: tuple[tuple[int, int], ...]
     """(seat, suit) of every belote announced."""
-    actions: tuple[Action, ...]
+    _log: tuple[Action, object] | None
+    """The actions so far as a linked list, newest first: appending is O(1) on the hot path."""
     result: DealResult | None
     _legal: int
+    """The legal cards' mask once computed for this state, -1 before."""
 
     def _clone(self) -> DealState:
         new = object.__new__(DealState)
         new.ruleset = self.ruleset
-        new.dealer = self.dealer
-        new.deck = self.deck
-        new.hanging_in = self.hanging_in
+        new.auction = self.auction
         new.phase = self.phase
         new.turn = self.turn
         new.hands = self.hands
-        new.bids = self.bids
-        new.contract = self.contract
-        new.bidder = self.bidder
-        new.multiplier = self.multiplier
-        new.passes = self.passes
-        new.round = self.round
-        new.turned = self.turned
         new.table = self.table
         new.leader = self.leader
         new.trick = self.trick
@@ -171,18 +177,62 @@ class DealState:
         new.points = self.points
         new.declared = self.declared
         new.belotes = self.belotes
-        new.actions = self.actions
+        new._log = self._log
         new.result = None
         new._legal = -1
         return new
 
     @property
+    def dealer(self) -> int:
+        return self.auction.dealer
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        return self.auction.deck
+
+    @property
+    def hanging_in(self) -> int:
+        return self.auction.hanging_in
+
+    @property
+    def turned(self) -> Card | None:
+        return self.auction.turned
+
+    @property
+    def bids(self) -> tuple[Bid, ...]:
+        return self.auction.bids
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.auction.contract
+
+    @property
+    def bidder(self) -> int | None:
+        return self.auction.bidder
+
+    @property
+    def multiplier(self) -> int:
+        return self.auction.multiplier
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action taken in this deal, in order."""
+        out: list[Action] = []
+        node = self._log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]  # type: ignore[assignment]
+        out.reverse()
+        return tuple(out)
+
+    @property
     def contracting_team(self) -> int | None:
-        return None if self.bidder is None else self.ruleset.team_of(self.bidder)
+        bidder = self.auction.bidder
+        return None if bidder is None else self.ruleset.team_of(bidder)
 
     @property
     def is_void(self) -> bool:
-        return self.phase is Phase.FINISHED and self.contract is None
+        return self.phase is Phase.FINISHED and self.auction.contract is None
 
     @property
     def in_first_trick(self) -> bool:
@@ -200,35 +250,26 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     """Deal the first packets from `deck` (top first, after shuffle and cut) — C-9, BG-3, FR-2."""
     if not isinstance(dealer, int) or not 0 <= dealer < ruleset.seats:
         raise BadRecord(f"dealer must be a seat 0..{ruleset.seats - 1}")
-    if len(deck) != ruleset.deck_size() or len(set(deck)) != len(deck):
+    try:
+        cards = tuple(map(CARDS.__getitem__, deck))
+    except (IndexError, TypeError):
+        cards = ()
+    if len(cards) != ruleset.deck_size() or len(set(cards)) != len(cards):
         raise BadRecord(f"the deck must hold {ruleset.deck_size()} different cards")
     if not isinstance(hanging_in, int) or hanging_in < 0:
         raise BadRecord("hanging_in must be a whole number of points, 0 or more")
+    seats = ruleset.seats
+    hands = [0] * seats
+    for seat, card in zip(_packet_order(ruleset, dealer), cards, strict=False):
+        hands[seat] |= BIT[card]
+    pos = sum(ruleset.first_packets) * seats
     state = object.__new__(DealState)
     state.ruleset = ruleset
-    state.dealer = dealer
-    state.deck = tuple(CARDS[c] for c in deck)
-    state.hanging_in = hanging_in
+    state.auction = Auction(dealer, cards, hanging_in, cards[pos] if ruleset.is_french else None)
     state.phase = Phase.BIDDING
-    state.turn = (dealer + 1) % ruleset.seats
-    hands = [0] * ruleset.seats
-    pos = 0
-    for size in ruleset.first_packets:
-        for i in range(ruleset.seats):
-            seat = (dealer + 1 + i) % ruleset.seats
-            for c in state.deck[pos : pos + size]:
-                hands[seat] |= BIT[c]
-            pos += size
+    state.turn = state.leader = (dealer + 1) % seats
     state.hands = tuple(hands)
-    state.turned = state.deck[pos] if ruleset.is_french else None
-    state.bids = ()
-    state.contract = None
-    state.bidder = None
-    state.multiplier = 1
-    state.passes = 0
-    state.round = 1
     state.table = None
-    state.leader = state.turn
     state.trick = ()
     state.best = -1
     state.best_pos = -1
@@ -236,10 +277,32 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     state.points = (0, 0)
     state.declared = ()
     state.belotes = ()
-    state.actions = ()
+    state._log = None
     state.result = None
     state._legal = -1
     return state
+
+
+def _packet_order(ruleset: Ruleset, dealer: int, taker: int | None = None) -> tuple[int, ...]:
+    """The seat each card of the deck goes to, in deck order (C-9).
+
+    Without a taker: the packets dealt before the bidding. With one (French) or -1 (Bulgarian):
+    the packets dealt after it, the French taker getting 2 cards since the turned card is theirs.
+    """
+    packets = ruleset.first_packets if taker is None else (3,)
+    return _packets(ruleset.seats, packets, dealer, taker)
+
+
+@lru_cache(maxsize=256)
+def _packets(
+    seats: int, packets: tuple[int, ...], dealer: int, taker: int | None
+) -> tuple[int, ...]:
+    order: list[int] = []
+    for size in packets:
+        for i in range(seats):
+            seat = (dealer + 1 + i) % seats
+            order.extend([seat] * (2 if seat == taker else size))
+    return tuple(order)
 
 
 # ----------------------------------------------------------------------------------- bidding
@@ -247,29 +310,30 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
 
 def _legal_calls(state: DealState) -> list[Call]:
     seat = state.turn
+    auction = state.auction
     assert seat is not None
     if state.ruleset.is_french:
-        if state.round == 1:
+        if auction.round == 1:
             return [Call.PASS, Call.TAKE]
-        assert state.turned is not None
-        turned_suit = state.turned >> 3
+        assert auction.turned is not None
+        turned_suit = auction.turned >> 3
         return [Call.PASS] + [c for i, c in enumerate(SUIT_CALLS) if i != turned_suit]
     calls = []
     forced = (
         state.ruleset.house_rules.dealer_must_bid
-        and state.contract is None
-        and state.passes == 3
-        and seat == state.dealer
+        and auction.contract is None
+        and auction.passes == 3
+        and seat == auction.dealer
     )
     if not forced:
         calls.append(Call.PASS)
-    low = 0 if state.contract is None else state.contract + 1
+    low = 0 if auction.contract is None else auction.contract + 1
     calls.extend(BULGARIAN_CONTRACT_CALLS[low:])
-    if state.contract is not None and state.bidder is not None:
-        own = state.ruleset.team_of(state.bidder) == state.ruleset.team_of(seat)
-        if not own and state.multiplier == 1:
+    if auction.contract is not None and auction.bidder is not None:
+        own = state.ruleset.team_of(auction.bidder) == state.ruleset.team_of(seat)
+        if not own and auction.multiplier == 1:
             calls.append(Call.CONTRA)
-        if own and state.multiplier == 2:
+        if own and auction.multiplier == 2:
             calls.append(Call.RECONTRA)
     return calls
 
@@ -279,7 +343,7 @@ def _bid_error(state: DealState, call: Call) -> IllegalBid:
     if state.ruleset.is_french:
         if call == Call.TAKE:
             why = "take is said only in the first round"
-        elif call in SUIT_CALLS and state.round == 1:
+        elif call in SUIT_CALLS and state.auction.round == 1:
             why = "in the first round you may only take or pass"
         elif call in SUIT_CALLS:
             why = "in the second round name a suit other than the turned card's"
@@ -305,70 +369,73 @@ def _apply_bid(state: DealState, bid: Bid) -> DealState:
         raise _bid_error(state, call)
     seats = state.ruleset.seats
     new = state._clone()
-    new.bids = (*state.bids, bid)
-    new.actions = (*state.actions, bid)
+    new._log = (bid, state._log)
     assert state.turn is not None
     new.turn = (state.turn + 1) % seats
+    auction = state.auction
+    bids = (*auction.bids, bid)
     if state.ruleset.is_french:
-        return _french_bid(new, bid)
+        return _french_bid(new, bid, bids)
     if call == Call.PASS:
-        new.passes = state.passes + 1
-        if new.contract is None and new.passes == seats:
+        passes = auction.passes + 1
+        new.auction = auction._replace(bids=bids, passes=passes)
+        if auction.contract is None and passes == seats:
             return _finish_void(new)
-        if new.contract is not None and new.passes == seats - 1:
+        if auction.contract is not None and passes == seats - 1:
             return _start_play(new)
         return new
-    new.passes = 0
     if call == Call.CONTRA:
-        new.multiplier = 2
+        new.auction = auction._replace(bids=bids, passes=0, multiplier=2)
     elif call == Call.RECONTRA:
-        new.multiplier = 4
+        new.auction = auction._replace(bids=bids, passes=0, multiplier=4)
     else:
-        new.contract = Contract.parse(call.value)
-        new.bidder = bid.seat
-        new.multiplier = 1  # BG-6: a higher contract cancels contra and re-contra.
+        # BG-6: a higher contract cancels contra and re-contra.
+        contract = Contract.parse(call.value)
+        new.auction = auction._replace(
+            bids=bids, passes=0, contract=contract, bidder=bid.seat, multiplier=1
+        )
     return new
 
 
-def _french_bid(new: DealState, bid: Bid) -> DealState:
-    seats = new.ruleset.seats
+def _french_bid(new: DealState, bid: Bid, bids: tuple[Bid, ...]) -> DealState:
+    auction = new.auction
     if bid.call == Call.PASS:
-        new.passes += 1
-        if new.passes == seats:
-            if new.round == 2:
-                return _finish_void(new)
-            new.round = 2
-            new.passes = 0
+        passes = auction.passes + 1
+        if passes < new.ruleset.seats:
+            new.auction = auction._replace(bids=bids, passes=passes)
+            return new
+        if auction.round == 2:
+            new.auction = auction._replace(bids=bids, passes=passes)
+            return _finish_void(new)
+        new.auction = auction._replace(bids=bids, passes=0, round=2)
         return new
-    assert new.turned is not None
-    suit = new.turned >> 3 if bid.call == Call.TAKE else SUIT_CALLS.index(bid.call)
-    new.contract = Contract(suit)
-    new.bidder = bid.seat
+    assert auction.turned is not None
+    suit = auction.turned >> 3 if bid.call == Call.TAKE else SUIT_CALLS.index(bid.call)
+    new.auction = auction._replace(bids=bids, contract=Contract(suit), bidder=bid.seat)
     return _start_play(new)
 
 
 def _start_play(new: DealState) -> DealState:
     """Deal the rest of the deck (BG-3, FR-4) and hand the lead to `dealer+1` (FR-5)."""
     ruleset = new.ruleset
+    auction = new.auction
     seats = ruleset.seats
     hands = list(new.hands)
     pos = sum(ruleset.first_packets) * seats
+    taker = -1
     if ruleset.is_french:
-        assert new.turned is not None and new.bidder is not None
-        hands[new.bidder] |= BIT[new.turned]
+        assert auction.turned is not None and auction.bidder is not None
+        taker = auction.bidder
+        hands[taker] |= BIT[auction.turned]
         pos += 1
-    for i in range(seats):
-        seat = (new.dealer + 1 + i) % seats
-        size = 2 if ruleset.is_french and seat == new.bidder else 3
-        for c in new.deck[pos : pos + size]:
-            hands[seat] |= BIT[c]
-        pos += size
-    assert new.contract is not None
+    order = _packet_order(ruleset, auction.dealer, taker)
+    for seat, card in zip(order, auction.deck[pos:], strict=True):
+        hands[seat] |= BIT[card]
+    assert auction.contract is not None
     new.hands = tuple(hands)
-    new.table = TABLES[new.contract]
+    new.table = TABLES[auction.contract]
     new.phase = Phase.PLAYING
-    new.leader = new.turn = (new.dealer + 1) % seats
-    new.passes = 0
+    new.leader = new.turn = (auction.dealer + 1) % seats
     return new
 
 
@@ -390,41 +457,35 @@ def legal_mask(state: DealState) -> int:
         return state._legal
     assert state.turn is not None and state.table is not None
     hand = state.hands[state.turn]
-    trick = state.trick
-    if not trick:
-        mask = hand
-    else:
-        mask = _follow_mask(state, hand, state.table)
-    state._legal = mask
-    return mask
-
-
-def _follow_mask(state: DealState, hand: int, table: Table) -> int:
-    led = trick_led = state.trick[0] >> 3
+    if not state.trick:
+        state._legal = hand
+        return hand
+    table = state.table
+    led = state.trick[0] >> 3
     follow = hand & SUIT_MASK[led]
     contract = table.contract
-    if contract == Contract.NO_TRUMPS:
-        return follow or hand
     best = state.best
-    if contract == Contract.ALL_TRUMPS or trick_led == contract:
+    if contract == Contract.NO_TRUMPS:
+        mask = follow or hand
+    elif contract == Contract.ALL_TRUMPS or led == contract:
         # BG-10 / BG-8: beat the best card of the suit led if you can, whoever holds it.
-        if not follow:
-            return hand
-        return (follow & table.beaters[best]) or follow
-    if follow:
-        return follow
-    partner_winning = (state.leader + state.best_pos) % state.ruleset.seats == (state.turn or 0) ^ 2
-    if partner_winning:
-        return hand
-    trumps = hand & table.trumps
-    if not trumps:
-        return hand
-    if not BIT[best] & table.trumps:
-        return trumps
-    higher = trumps & table.beaters[best]
-    if higher:
-        return higher
-    return trumps if state.ruleset.house_rules.must_undertrump else hand
+        mask = ((follow & table.beaters[best]) or follow) if follow else hand
+    elif follow:
+        mask = follow
+    elif (state.leader + state.best_pos) % state.ruleset.seats == state.turn ^ 2:
+        mask = hand  # BG-9 / FR-6: the partner is master, anything goes
+    else:
+        trumps = hand & table.trumps
+        if not trumps:
+            mask = hand
+        elif not BIT[best] & table.trumps:
+            mask = trumps
+        else:
+            mask = trumps & table.beaters[best]
+            if not mask:
+                mask = trumps if state.ruleset.house_rules.must_undertrump else hand
+    state._legal = mask
+    return mask
 
 
 def _card_error(state: DealState, card: Card) -> IllegalCard:
@@ -466,24 +527,15 @@ def belote_eligible(state: DealState, card: Card) -> bool:
 
 
 def _rebelote_allowed(state: DealState, seat: int, card: Card) -> bool:
-    return (
-        state.ruleset.is_french
-        and card & 7 in (RK, RQ)
-        and (seat, card >> 3) in state.belotes
-    )
+    return state.ruleset.is_french and card & 7 in (RK, RQ) and (seat, card >> 3) in state.belotes
 
 
-def _apply_play(state: DealState, play: Play) -> DealState:
-    seat = play.seat
-    card = play.card
-    if not legal_mask(state) & BIT[card]:
-        raise _card_error(state, card)
-    new = state._clone()
+def _announce(state: DealState, new: DealState, play: Play) -> None:
+    """Validate and record what is announced with a card: declarations, belote, rebelote."""
+    seat, card = play.seat, play.card
     if play.declare:
         if state.tricks:
-            raise declarations.IllegalDeclaration(
-                "declarations are made with your first card only", "BG-16"
-            )
+            raise IllegalDeclaration("declarations are made with your first card only", "BG-16")
         assert state.contract is not None
         found = declarations.check(state.ruleset, state.contract, state.hands[seat], play.declare)
         start = len(state.declared)
@@ -496,44 +548,6 @@ def _apply_play(state: DealState, play: Play) -> DealState:
         new.belotes = (*state.belotes, (seat, card >> 3))
     if play.rebelote and not _rebelote_allowed(state, seat, card):
         raise IllegalBelote("rebelote follows your own belote, with the other card", "FR-7")
-    table = state.table
-    assert table is not None
-    hands = list(state.hands)
-    hands[seat] ^= BIT[card]
-    new.hands = tuple(hands)
-    new.actions = (*state.actions, play)
-    trick = (*state.trick, card)
-    best = state.best
-    if best < 0 or (
-        (card >> 3 == trick[0] >> 3 or (table.contract <= 3 and table.trumps & BIT[card]))
-        and table.strength[card] > table.strength[best]
-    ):
-        new.best = card
-        new.best_pos = len(trick) - 1
-    seats = state.ruleset.seats
-    if len(trick) < seats:
-        new.trick = trick
-        new.turn = (seat + 1) % seats
-        return new
-    winner = (state.leader + new.best_pos) % seats
-    team = state.ruleset.team_of(winner)
-    taken = table.points[trick[0]] + table.points[trick[1]] + table.points[trick[2]]
-    taken += table.points[trick[3]]
-    points = list(state.points)
-    points[team] += taken
-    new.points = (points[0], points[1])
-    new.tricks = (*state.tricks, Trick(state.leader, tuple(CARDS[c] for c in trick), winner))
-    new.trick = ()
-    new.best = -1
-    new.best_pos = -1
-    new.leader = new.turn = winner
-    if not any(new.hands):
-        from .scoring import score_deal
-
-        new.phase = Phase.FINISHED
-        new.turn = None
-        new.result = score_deal(new)
-    return new
 
 
 def _belote_why(state: DealState) -> str:
@@ -555,53 +569,116 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         return ()
     if state.phase is Phase.BIDDING:
         return tuple(_BIDS[seat, call] for call in _legal_calls(state))
-    mask = legal_mask(state)
+    mask = state._legal if state._legal >= 0 else legal_mask(state)
     by_byte = _PLAYS_BY_BYTE[seat]
-    plays: tuple[Play, ...] = ()
-    for suit in range(4):
-        byte = mask >> (8 * suit) & 0xFF
-        if byte:
-            plays += by_byte[suit][byte]
+    plays = (
+        by_byte[0][mask & 0xFF]
+        + by_byte[1][mask >> 8 & 0xFF]
+        + by_byte[2][mask >> 16 & 0xFF]
+        + by_byte[3][mask >> 24]
+    )
     table = state.table
-    assert table is not None and state.contract is not None
+    assert table is not None
     hand = state.hands[seat]
-    first = not state.tricks
-    if first and declarations.allowed(state.ruleset, state.contract):
-        options = declarations.options(state.ruleset, state.contract, hand)
-    else:
-        options = ((),)
-    pairs = any(hand & p == p for p in _BELOTE_PAIRS) if table.contract != 4 else False
-    rebelote = state.ruleset.is_french and any(s == seat for s, _ in state.belotes)
-    if len(options) == 1 and not pairs and not rebelote:
+    pairs = False
+    for pair in table.belote_pairs:
+        if hand & pair == pair:
+            pairs = True
+    rebelote = bool(state.belotes) and state.ruleset.is_french
+    first = not state.tricks and declarations.allowed(state.ruleset, table.contract)
+    if not (first or pairs or rebelote):
         return plays
+    options = declarations.options(state.ruleset, table.contract, hand) if first else ((),)
     out: list[Action] = []
     for play in plays:
         card = play.card
-        belote_choices = (False, True) if pairs and belote_eligible(state, card) else (False,)
-        rebelote_choices = (False, True) if rebelote and _rebelote_allowed(state, seat, card) else (
-            False,
-        )
+        belotes = (False, True) if pairs and belote_eligible(state, card) else (False,)
+        rebelotes = (False, True) if rebelote and _rebelote_allowed(state, seat, card) else (False,)
         for option in options:
-            for belote in belote_choices:
-                for re in rebelote_choices:
-                    if not option and not belote and not re:
-                        out.append(play)
-                    else:
+            for belote in belotes:
+                for re in rebelotes:
+                    if option or belote or re:
                         out.append(Play(seat, card, option, belote, re))
+                    else:
+                        out.append(play)
     return tuple(out)
 
 
 def apply(state: DealState, action: Action) -> DealState:
     """The state after `action`; raise a RuleError (state untouched) if it is not legal."""
+    if type(action) is Play and action.seat == state.turn and state.phase is Phase.PLAYING:
+        return _apply_play(state, action)
+    return _apply_other(state, action)
+
+
+def _apply_play(state: DealState, play: Play) -> DealState:
+    """A card played in turn: the hot path of every simulation."""
+    seat = play.seat
+    card = play.card
+    bit = BIT[card]
+    legal = state._legal if state._legal >= 0 else legal_mask(state)
+    if not legal & bit:
+        raise _card_error(state, card)
+    new = state._clone()
+    if play.declare or play.belote or play.rebelote:
+        _announce(state, new, play)
+    table = state.table
+    assert table is not None
+    hands = list(state.hands)
+    hands[seat] ^= bit
+    new.hands = tuple(hands)
+    new._log = (play, state._log)
+    trick = (*state.trick, card)
+    best = state.best
+    strength = table.strength
+    if best < 0 or (
+        (card >> 3 == trick[0] >> 3 or table.ruffs & bit) and strength[card] > strength[best]
+    ):
+        new.best = card
+        new.best_pos = len(trick) - 1
+    seats = state.ruleset.seats
+    if len(trick) < seats:
+        new.trick = trick
+        new.turn = (seat + 1) % seats
+        return new
+    winner = (state.leader + new.best_pos) % seats
+    points = table.points
+    taken = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
+    if state.ruleset.seat_teams[winner]:
+        new.points = (state.points[0], state.points[1] + taken)
+    else:
+        new.points = (state.points[0] + taken, state.points[1])
+    new.tricks = (*state.tricks, Trick(state.leader, trick, winner))
+    new.trick = ()
+    new.best = -1
+    new.best_pos = -1
+    new.leader = new.turn = winner
+    if not any(hands):
+        from .scoring import score_deal
+
+        new.phase = Phase.FINISHED
+        new.turn = None
+        new.result = score_deal(new)
+    return new
+
+
+def _apply_other(state: DealState, action: Action) -> DealState:
+    """Bids, and every action that is out of turn or out of phase."""
     if state.phase is Phase.FINISHED:
         raise WrongPhase("the deal is over", "BG-27" if not state.ruleset.is_french else "FR-13")
     if action.seat != state.turn:
-        rule = "C-7" if state.phase is Phase.PLAYING else ("FR-3" if state.ruleset.is_french else "BG-5")
+        rule = (
+            "C-7"
+            if state.phase is Phase.PLAYING
+            else ("FR-3" if state.ruleset.is_french else "BG-5")
+        )
         raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {action.seat}'s", rule)
     if isinstance(action, Bid):
         if state.phase is not Phase.BIDDING:
             raise WrongPhase("the bidding is over", "FR-3" if state.ruleset.is_french else "BG-7")
         return _apply_bid(state, action)
     if state.phase is not Phase.PLAYING:
-        raise WrongPhase("cards are played after the bidding", "FR-4" if state.ruleset.is_french else "BG-3")
+        raise WrongPhase(
+            "cards are played after the bidding", "FR-4" if state.ruleset.is_french else "BG-3"
+        )
     return _apply_play(state, action)

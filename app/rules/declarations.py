@@ -17,7 +17,14 @@ from .errors import IllegalDeclaration
 from .ruleset import Ruleset
 
 SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100, 6: 100, 7: 100, 8: 120}
-SEQUENCE_KINDS = {3: "tierce", 4: "quarte", 5: "quinte", 6: "quinte", 7: "quinte", 8: "quinte_tierce"}
+SEQUENCE_KINDS = {
+    3: "tierce",
+    4: "quarte",
+    5: "quinte",
+    6: "quinte",
+    7: "quinte",
+    8: "quinte_tierce",
+}
 CARRE_POINTS = {2: 150, 3: 100, 4: 200, 5: 100, 6: 100, 7: 100}  # by rank index: 9 T J Q K A
 
 
@@ -65,7 +72,12 @@ def classify(cards: Sequence[Card]) -> Declaration | None:
     top = ranks[-1]
     # BG-13: 6 and 7 count as the highest quinte in them, 8 as a quinte to the ace plus a tierce.
     return Declaration(
-        ordered, SEQUENCE_KINDS[length], SEQUENCE_POINTS[length], ordered[0] >> 3, top, min(length, 5)
+        ordered,
+        SEQUENCE_KINDS[length],
+        SEQUENCE_POINTS[length],
+        ordered[0] >> 3,
+        top,
+        min(length, 5),
     )
 
 
@@ -132,12 +144,12 @@ def check(
 def _carre_and_sequence(earlier: list[Declaration], new: Declaration) -> bool:
     """With `card_in_two_declarations`, overlaps are allowed only between a carré and a sequence."""
     new_mask = mask_of(new.cards)
-    return all(
-        d.is_carre != new.is_carre for d in earlier if mask_of(d.cards) & new_mask
-    )
+    return all(d.is_carre != new.is_carre for d in earlier if mask_of(d.cards) & new_mask)
 
 
-def options(ruleset: Ruleset, contract: Contract, hand: int) -> tuple[tuple[tuple[Card, ...], ...], ...]:
+def options(
+    ruleset: Ruleset, contract: Contract, hand: int
+) -> tuple[tuple[tuple[Card, ...], ...], ...]:
     """Every set of declarations the hand may announce, starting with announcing nothing."""
     if not allowed(ruleset, contract):
         return ((),)
@@ -197,6 +209,8 @@ def scoring(
     Teams that took no trick are left out before comparing (BG-20). Pass every team to get the
     resolution shown at the end of the first trick (BG-16).
     """
+    if not allowed(ruleset, contract):
+        return []
     playing = set(teams_with_tricks)
     live = [a for a in announced if ruleset.team_of(a.seat) in playing]
     if not live:
@@ -238,7 +252,7 @@ def _best_team(
 def _french_best_team(
     ruleset: Ruleset, contract: Contract, announced: list[Announced]
 ) -> list[Announced]:
-    """FR-8: one best announce over carrés and sequences together; its team scores all of its own."""
+    """FR-8: one best announce over carrés and sequences; its team scores all of its own."""
 
     def key(a: Announced) -> tuple[int, ...]:
         d = a.declaration

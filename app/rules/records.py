@@ -25,7 +25,11 @@ class ReplayError(ValueError):
     """A record that does not replay: which action (or None for the whole record), and why."""
 
     def __init__(
-        self, message: str, rule: str, index: int | None = None, seat: int | None = None,
+        self,
+        message: str,
+        rule: str,
+        index: int | None = None,
+        seat: int | None = None,
         deal: int | None = None,
     ) -> None:
         super().__init__(message)
@@ -77,9 +81,13 @@ def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
         rules = Ruleset.from_dict(record.get("rules"))
         if ruleset is not None and rules != ruleset:
             raise BadRecord("this deal's rules differ from its match's")
-        state = new_deal(
-            rules, record.get("dealer"), _deck(record.get("deck")), record.get("hanging_in", 0)
-        )
+        dealer = record.get("dealer")
+        hanging_in = record.get("hanging_in", 0)
+        if not isinstance(dealer, int) or isinstance(dealer, bool):
+            raise BadRecord("dealer must be a seat number")
+        if not isinstance(hanging_in, int) or isinstance(hanging_in, bool):
+            raise BadRecord("hanging_in must be a whole number")
+        state = new_deal(rules, dealer, _deck(record.get("deck")), hanging_in)
         actions = record.get("actions")
         if not isinstance(actions, list):
             raise BadRecord("actions must be a list")

@@ -119,6 +119,8 @@ class Ruleset:
     house_rules: HouseRules = field(default_factory=HouseRules)
     seats: int = 4
     teams: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+    seat_teams: tuple[int, ...] = (0, 1, 0, 1)
+    """The team of each seat: `teams` read the other way, kept as data for the hot paths."""
     deck_ranks: tuple[int, ...] = tuple(range(8))
     first_packets: tuple[int, ...] = (3, 2)
     """Packet sizes dealt to each seat in turn before the bidding (C-9)."""
@@ -179,10 +181,7 @@ class Ruleset:
         return self.preset == FRENCH
 
     def team_of(self, seat: int) -> int:
-        for team, seats in enumerate(self.teams):
-            if seat in seats:
-                return team
-        raise ValueError(f"seat {seat} is in no team")
+        return self.seat_teams[seat]
 
     def deck_size(self) -> int:
         return 4 * len(self.deck_ranks)

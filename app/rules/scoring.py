@@ -57,7 +57,8 @@ def round_pair(contract: Contract, a: int, b: int, house: HouseRules) -> tuple[i
         smaller_up = True
     else:
         return ra, rb
-    small, large = (a // 10 + smaller_up, b // 10 + (not smaller_up))
+    small = min(a, b) // 10 + smaller_up
+    large = max(a, b) // 10 + (not smaller_up)
     return (small, large) if a < b else (large, small)
 
 
@@ -168,6 +169,67 @@ def _to_tens(points: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Itemised:
+    """The arithmetic behind a deal's result, kept as values and shown on demand."""
+
+    ruleset_french: bool
+    cards: tuple[int, int]
+    last: tuple[int, int]
+    doubled: bool
+    tricks_by_team: tuple[int, int]
+    totals: tuple[int, int]
+    declared: tuple[declarations.Announced, ...]
+    belotes: tuple[tuple[int, int], ...]
+    seat_teams: tuple[int, ...]
+    multiplier: int
+    valat_team: int | None
+    settlement: Settlement
+    hanging_in: int
+
+    def to_dict(self) -> dict[str, Any]:
+        team = self.seat_teams
+        return {
+            "teams": [
+                {
+                    "card_points": self.cards[t],
+                    "last_trick": self.last[t],
+                    "doubled": self.doubled,
+                    "capot": self.ruleset_french and self.valat_team == t,
+                    "declarations": [
+                        {
+                            "seat": a.seat,
+                            "kind": a.declaration.kind,
+                            "cards": [str(c) for c in sorted(a.declaration.cards, reverse=True)],
+                            "points": a.declaration.points,
+                        }
+                        for a in self.declared
+                        if team[a.seat] == t
+                    ],
+                    "belote": [
+                        {"seat": s, "suit": SUIT_NAMES[suit], "points": BELOTE_POINTS}
+                        for s, suit in self.belotes
+                        if team[s] == t
+                    ],
+                    "total": self.totals[t],
+                    "tricks": self.tricks_by_team[t],
+                }
+                for t in (0, 1)
+            ],
+            "outcome": self.settlement.outcome,
+            "multiplier": self.multiplier,
+            "valat": None
+            if self.valat_team is None
+            else {
+                "team": self.valat_team,
+                "match_points": 0 if self.ruleset_french else VALAT_MP,
+            },
+            "rounding": self.settlement.rounding,
+            "hanging_in": {"points": self.hanging_in, "awarded_to": self.settlement.winner},
+            "hanging_out": self.settlement.hanging_out,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """The outcome of a deal, in the shape of RECORDS.md's replay output."""
 
@@ -181,7 +243,15 @@ class DealResult:
     mp: MP
     hanging_out: int
     winner: int | None
-    breakdown: dict[str, Any]
+    """The team that won the deal and collected the hanging points, if any (BG-26, FR-12)."""
+    itemised: Itemised | None
+
+    @property
+    def breakdown(self) -> dict[str, Any]:
+        """Itemised: card points, last trick, declarations by holder, belote, valat, rounding."""
+        if self.itemised is None:
+            return {"void": True, "hanging_in": self.hanging_out, "hanging_out": self.hanging_out}
+        return self.itemised.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -201,15 +271,15 @@ class DealResult:
         }
 
 
-def scoring_declarations(
-    state: DealState, as_shown: bool = False
-) -> list[declarations.Announced]:
+def scoring_declarations(state: DealState, as_shown: bool = False) -> list[declarations.Announced]:
     """The declarations that score at the end of the deal (BG-20 leaves out teams with no trick).
 
     `as_shown=True` gives the resolution shown to all when the first trick ends (BG-16), when no
     team can yet be known to take no trick.
     """
     assert state.contract is not None
+    if not state.declared:
+        return []
     if as_shown:
         with_tricks = set(range(len(state.ruleset.teams)))
     else:
@@ -222,79 +292,80 @@ def score_deal(state: DealState) -> DealResult:
     ruleset = state.ruleset
     if state.contract is None:
         return DealResult(
-            True, None, None, 1, (), (0, 0), None, (0, 0), state.hanging_in, None,
-            {"void": True, "hanging_in": state.hanging_in, "hanging_out": state.hanging_in},
+            True, None, None, 1, (), (0, 0), None, (0, 0), state.hanging_in, None, None
         )
     contract = state.contract
     assert state.bidder is not None
-    contracting = ruleset.team_of(state.bidder)
-    last_team = ruleset.team_of(state.tricks[-1].winner)
-    tricks_by_team = [0, 0]
+    team = ruleset.seat_teams
+    contracting = team[state.bidder]
+    won = [0, 0]
     for trick in state.tricks:
-        tricks_by_team[ruleset.team_of(trick.winner)] += 1
-    valat_team = next((t for t in (0, 1) if tricks_by_team[t] == len(state.tricks)), None)
-    decl = scoring_declarations(state)
+        won[team[trick.winner]] += 1
+    valat_team = 0 if not won[1] else 1 if not won[0] else None
+    decl = tuple(scoring_declarations(state))
     ann = [0, 0]
     for a in decl:
-        ann[ruleset.team_of(a.seat)] += a.declaration.points
+        ann[team[a.seat]] += a.declaration.points
     bel = [0, 0]
     for seat, _suit in state.belotes:
-        bel[ruleset.team_of(seat)] += BELOTE_POINTS
-    last = [LAST_TRICK if t == last_team else 0 for t in (0, 1)]
-    cards = list(state.points)
+        bel[team[seat]] += BELOTE_POINTS
+    last = (0, LAST_TRICK) if team[state.tricks[-1].winner] else (LAST_TRICK, 0)
+    cards = state.points
     factor = 2 if contract == Contract.NO_TRUMPS else 1
     if ruleset.is_french:
-        base = [cards[t] + last[t] for t in (0, 1)]
-        if valat_team is not None:
-            base = [FRENCH_CAPOT_POINTS if t == valat_team else 0 for t in (0, 1)]
+        if valat_team is None:
+            base = (cards[0] + last[0], cards[1] + last[1])
+        else:
+            base = (FRENCH_CAPOT_POINTS, 0) if valat_team == 0 else (0, FRENCH_CAPOT_POINTS)
         settle = french_points(
-            contracting, (base[0], base[1]), (bel[0], bel[1]), (ann[0], ann[1]),
-            valat_team, ruleset.house_rules, state.hanging_in,
+            contracting,
+            base,
+            (bel[0], bel[1]),
+            (ann[0], ann[1]),
+            valat_team,
+            ruleset.house_rules,
+            state.hanging_in,
         )
-        totals = [base[t] + bel[t] + ann[t] for t in (0, 1)]
+        totals = (base[0] + bel[0] + ann[0], base[1] + bel[1] + ann[1])
     else:
-        totals = [(cards[t] + last[t]) * factor + ann[t] + bel[t] for t in (0, 1)]
-        settle = bulgarian_points(
-            contract, contracting, (totals[0], totals[1]), state.multiplier, valat_team,
-            ruleset.house_rules, state.hanging_in,
+        totals = (
+            (cards[0] + last[0]) * factor + ann[0] + bel[0],
+            (cards[1] + last[1]) * factor + ann[1] + bel[1],
         )
-    breakdown = {
-        "teams": [
-            {
-                "card_points": cards[t],
-                "last_trick": last[t],
-                "doubled": factor == 2,
-                "capot": ruleset.is_french and valat_team == t,
-                "declarations": [
-                    {
-                        "seat": a.seat,
-                        "kind": a.declaration.kind,
-                        "cards": [str(c) for c in sorted(a.declaration.cards, reverse=True)],
-                        "points": a.declaration.points,
-                    }
-                    for a in decl
-                    if ruleset.team_of(a.seat) == t
-                ],
-                "belote": [
-                    {"seat": s, "suit": SUIT_NAMES[suit], "points": BELOTE_POINTS}
-                    for s, suit in state.belotes
-                    if ruleset.team_of(s) == t
-                ],
-                "total": totals[t],
-                "tricks": tricks_by_team[t],
-            }
-            for t in (0, 1)
-        ],
-        "outcome": settle.outcome,
-        "multiplier": state.multiplier,
-        "valat": None
-        if valat_team is None
-        else {"team": valat_team, "match_points": 0 if ruleset.is_french else VALAT_MP},
-        "rounding": settle.rounding,
-        "hanging_in": {"points": state.hanging_in, "awarded_to": settle.winner},
-        "hanging_out": settle.hanging_out,
-    }
+        settle = bulgarian_points(
+            contract,
+            contracting,
+            totals,
+            state.multiplier,
+            valat_team,
+            ruleset.house_rules,
+            state.hanging_in,
+        )
+    itemised = Itemised(
+        ruleset.is_french,
+        cards,
+        last,
+        factor == 2,
+        (won[0], won[1]),
+        totals,
+        decl,
+        state.belotes,
+        team,
+        state.multiplier,
+        valat_team,
+        settle,
+        state.hanging_in,
+    )
     return DealResult(
-        False, contract, contracting, state.multiplier, state.tricks, (totals[0], totals[1]),
-        valat_team, settle.mp, settle.hanging_out, settle.winner, breakdown,
+        False,
+        contract,
+        contracting,
+        state.multiplier,
+        state.tricks,
+        totals,
+        valat_team,
+        settle.mp,
+        settle.hanging_out,
+        settle.winner,
+        itemised,
     )
