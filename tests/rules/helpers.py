@@ -1,0 +1,386 @@
+"""Shared helpers for the rules tests: golden files, a rules oracle, scripted deals.
+
+The oracle here is written from RULES.md (C-3, C-4, C-7, BG-8..BG-11, FR-6) independently of the
+engine, so that tests compare the engine against a second reading of the rules rather than
+against itself. Scripted deals go through the public API only: a deck is laid out by C-9 from
+the hands a script needs, and every bid and card is applied with `apply`, which validates it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.rules import (
+    Bid,
+    Call,
+    Card,
+    DealState,
+    Phase,
+    Play,
+    RuleError,
+    Ruleset,
+    apply,
+    legal_actions,
+    new_deal,
+)
+
+SUITS = "CDHS"
+SUIT_OF_CONTRACT = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+CONTRACT_OF_SUIT = {v: k for k, v in SUIT_OF_CONTRACT.items()}
+TRUMP_ORDER = "J9ATKQ87"  # C-3, high -> low
+PLAIN_ORDER = "ATKQJ987"
+TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}  # C-4
+PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+ALL_CARD_TEXTS = [r + s for s in SUITS for r in "789TJQKA"]
+
+
+# ----------------------------------------------------------------------------- golden files
+
+
+def golden_dir() -> Path | None:
+    """`shared/golden` next to the repository (or $BELOTE_GOLDEN_DIR), None if absent."""
+    env = os.environ.get("BELOTE_GOLDEN_DIR")
+    if env:
+        path = Path(env)
+        return path if path.is_dir() else None
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "golden"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def load_golden(name: str) -> list[dict[str, Any]]:
+    """The cases of one golden file, or [] if the golden directory is absent."""
+    directory = golden_dir()
+    if directory is None:
+        return []
+    with open(directory / name, encoding="utf-8") as handle:
+        cases: list[dict[str, Any]] = json.load(handle)
+    return cases
+
+
+# ----------------------------------------------------------------------------------- oracle
+
+
+def cards(*texts: str) -> list[Card]:
+    return [Card.parse(t) for t in texts]
+
+
+def is_trump(card: str, contract: str) -> bool:
+    if contract == "all_trumps":
+        return True
+    if contract == "no_trumps":
+        return False
+    return card[1] == SUIT_OF_CONTRACT[contract]
+
+
+def power(card: str, contract: str) -> int:
+    """Strength inside the card's suit under the contract (C-3); higher wins."""
+    if is_trump(card, contract):
+        return 8 - TRUMP_ORDER.index(card[0])
+    return 8 - PLAIN_ORDER.index(card[0])
+
+
+def card_points(card: str, contract: str) -> int:
+    """C-4 (All Trumps: every suit scores as trumps; No Trumps: as plain, before doubling)."""
+    table = TRUMP_POINTS if is_trump(card, contract) else PLAIN_POINTS
+    return table[card[0]]
+
+
+def winning_position(trick: Sequence[str], contract: str) -> int:
+    """C-7: the highest trump (suit contracts), else the highest card of the suit led."""
+    led = trick[0][1]
+    if contract in SUIT_OF_CONTRACT:
+        trumps = [i for i, c in enumerate(trick) if is_trump(c, contract)]
+        if trumps:
+            return max(trumps, key=lambda i: power(trick[i], contract))
+    same = [i for i, c in enumerate(trick) if c[1] == led]
+    return max(same, key=lambda i: power(trick[i], contract))
+
+
+def oracle_legal(
+    contract: str,
+    trick: Sequence[str],
+    leader: int,
+    seat: int,
+    hand: Iterable[str],
+    must_undertrump: bool = True,
+) -> set[str]:
+    """The legal cards by BG-8..BG-11 and FR-6, written straight from RULES.md."""
+    hand = set(hand)
+    if not trick:
+        return hand
+    led = trick[0][1]
+    follow = {c for c in hand if c[1] == led}
+    if contract == "no_trumps":  # BG-11
+        return follow or hand
+    if contract == "all_trumps" or led == SUIT_OF_CONTRACT[contract]:  # BG-10, BG-8
+        if not follow:
+            return hand
+        best = max((c for c in trick if c[1] == led), key=lambda c: power(c, contract))
+        higher = {c for c in follow if power(c, contract) > power(best, contract)}
+        return higher or follow
+    if follow:  # BG-8
+        return follow
+    win = winning_position(trick, contract)  # BG-9 / FR-6
+    if (leader + win) % 4 == (seat + 2) % 4:
+        return hand
+    trumps = {c for c in hand if is_trump(c, contract)}
+    if not trumps:
+        return hand
+    best = trick[win]
+    if not is_trump(best, contract):
+        return trumps
+    higher = {c for c in trumps if power(c, contract) > power(best, contract)}
+    if higher:
+        return higher
+    return trumps if must_undertrump else hand
+
+
+# ---------------------------------------------------------------------------- scripted deals
+
+
+def contract_and_taker(
+    ruleset: Ruleset, dealer: int, bids: Sequence[str], turned: str | None
+) -> tuple[str, int]:
+    """Which contract a scripted bidding ends in, and the seat that made it."""
+    contract, taker = "", -1
+    for i, call in enumerate(bids):
+        seat = (dealer + 1 + i) % 4
+        if call in ("pass", "contra", "recontra"):
+            continue
+        if call == "take":
+            assert turned is not None
+            contract, taker = CONTRACT_OF_SUIT[turned[1]], seat
+        else:
+            contract, taker = call, seat
+    assert taker >= 0, "the scripted bidding names no contract"
+    return contract, taker
+
+
+def layout_deck(
+    ruleset: Ruleset,
+    dealer: int,
+    hands: Mapping[int, Sequence[str]],
+    taker: int | None = None,
+    turned: str | None = None,
+) -> list[Card]:
+    """Lay out a deck so that C-9 deals exactly `hands` (French: `turned` goes to `taker`).
+
+    Each seat's first five cards (in list order, the turned card left aside) go out in the
+    first packets, the rest after the bidding.
+    """
+    first_packets = (2, 3) if ruleset.house_rules.deal_packets == "2-3" else (3, 2)
+    if not ruleset.is_french:
+        first_packets = (3, 2)
+    early: dict[int, list[str]] = {}
+    late: dict[int, list[str]] = {}
+    for seat in range(4):
+        own = [c for c in hands[seat] if c != turned]
+        assert len(own) == (7 if ruleset.is_french and seat == taker else 8), (seat, own)
+        early[seat], late[seat] = own[:5], own[5:]
+    order = [(dealer + 1 + i) % 4 for i in range(4)]
+    deck: list[str] = []
+    taken = dict.fromkeys(range(4), 0)
+    for size in first_packets:
+        for seat in order:
+            deck += early[seat][taken[seat] : taken[seat] + size]
+            taken[seat] += size
+    if ruleset.is_french:
+        assert turned is not None
+        deck.append(turned)
+    for seat in order:
+        deck += late[seat]
+    assert sorted(deck) == sorted(ALL_CARD_TEXTS), "the hands must hold the 32 cards once"
+    return cards(*deck)
+
+
+def scripted_deal(
+    ruleset: Ruleset,
+    dealer: int,
+    bids: Sequence[str],
+    tricks: Sequence[Sequence[str]],
+    *,
+    unplayed: Mapping[int, Sequence[str]] | None = None,
+    turned: str | None = None,
+    extras: Mapping[str, Mapping[str, Any]] | None = None,
+    hanging_in: int = 0,
+) -> DealState:
+    """Deal from a deck laid out for the script, then apply every bid and card through `apply`.
+
+    `tricks` are cards in the order played; the first is led by `dealer+1`, each next one by the
+    winner of the previous one (C-7, computed by the oracle). `unplayed` holds cards still in
+    hand when the script stops. `extras` maps a card to what is announced with it:
+    `{"declare": [["AS", "KS", "QS"]], "belote": True, "rebelote": True}`.
+    """
+    contract, taker = contract_and_taker(ruleset, dealer, bids, turned)
+    extras = extras or {}
+    hands: dict[int, list[str]] = {s: [] for s in range(4)}
+    plays: list[tuple[int, str]] = []
+    leader = (dealer + 1) % 4
+    for trick in tricks:
+        for i, card in enumerate(trick):
+            seat = (leader + i) % 4
+            hands[seat].append(card)
+            plays.append((seat, card))
+        if len(trick) == 4:
+            leader = (leader + winning_position(trick, contract)) % 4
+    for seat, rest in (unplayed or {}).items():
+        hands[seat] += list(rest)
+    deck = layout_deck(ruleset, dealer, hands, taker, turned)
+    state = new_deal(ruleset, dealer, deck, hanging_in)
+    for i, call in enumerate(bids):
+        state = apply(state, Bid((dealer + 1 + i) % 4, Call(call)))
+    for seat, card in plays:
+        extra = extras.get(card, {})
+        declare = tuple(tuple(sorted(cards(*d))) for d in extra.get("declare", ()))
+        declare = tuple(sorted(declare, key=lambda d: (d[0], len(d))))
+        state = apply(
+            state,
+            Play(
+                seat,
+                Card.parse(card),
+                declare,
+                bool(extra.get("belote", False)),
+                bool(extra.get("rebelote", False)),
+            ),
+        )
+    return state
+
+
+def position_state(
+    ruleset: Ruleset,
+    contract: str,
+    trick: Sequence[str],
+    hand: Sequence[str],
+    seed: str,
+    tries: int = 500,
+    budget: int = 100,
+) -> DealState:
+    """A real deal in play whose current trick, led by seat 0, holds `trick` and whose player
+    to act (seat len(trick)) holds exactly `hand`.
+
+    The other cards are dealt at random (dealer 3, so seat 0 bids and leads first); the earlier
+    tricks are found by a depth-first search over cards that both the engine and the oracle
+    call legal, keeping back the cards the position needs, until seat 0 wins the trick before
+    the position. Every bid and card goes through `apply`.
+    """
+    actor = len(trick)
+    keep = len(hand)
+    reserved = set(trick) | set(hand)
+    pool = [c for c in ALL_CARD_TEXTS if c not in reserved]
+    rng = random.Random(seed)
+    for _ in range(tries):
+        rng.shuffle(pool)
+        hands: dict[int, list[str]] = {}
+        kept: dict[int, set[str]] = {}
+        at = 0
+        for seat in range(4):
+            own = [trick[seat]] if seat < actor else []
+            if seat == actor:
+                own = list(hand)
+            need = 8 - len(own)
+            hands[seat] = pool[at : at + need] + own
+            at += need
+            # the cards a seat must still hold when the position's trick begins
+            kept[seat] = set(own) | set(hands[seat][: keep - len(own)])
+        must_undertrump = ruleset.house_rules.must_undertrump
+        if not all(
+            trick[seat]
+            in oracle_legal(contract, trick[:seat], 0, seat, kept[seat], must_undertrump)
+            for seat in range(actor)
+        ):
+            continue  # the position's own trick would not be legal from these hands
+        start = _deal_and_bid(ruleset, contract, hands)
+        if start is None:
+            continue
+        state = _search(start, contract, kept, 8 - keep, rng, [budget])
+        if state is None:
+            continue
+        try:
+            for seat, card in enumerate(trick):
+                state = apply(state, Play(seat, Card.parse(card)))
+        except RuleError:
+            continue
+        assert state.phase is Phase.PLAYING and state.turn == actor
+        return state
+    raise AssertionError(f"no deal found for position {seed}")
+
+
+def _deal_and_bid(ruleset: Ruleset, contract: str, hands: dict[int, list[str]]) -> DealState | None:
+    """Deal `hands` with dealer 3 and let seat 0 make `contract` (French: take or name it)."""
+    turned: str | None = None
+    if ruleset.is_french:
+        trumps = [c for c in hands[0] if c[1] == SUIT_OF_CONTRACT[contract]]
+        turned = trumps[0] if trumps else hands[0][0]
+        bids = ["take"] if trumps else ["pass"] * 4 + [contract]
+    else:
+        bids = [contract, "pass", "pass", "pass"]
+    state = new_deal(ruleset, 3, layout_deck(ruleset, 3, hands, 0, turned))
+    for i, call in enumerate(bids):
+        state = apply(state, Bid((i) % 4, Call(call)))
+    return state
+
+
+def _search(
+    state: DealState,
+    contract: str,
+    kept: Mapping[int, set[str]],
+    tricks: int,
+    rng: random.Random,
+    budget: list[int],
+) -> DealState | None:
+    """Play `tricks` tricks without touching kept cards, ending with seat 0 to lead."""
+    if len(state.tricks) == tricks and not state.trick:
+        return state if state.turn == 0 else None
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    seat = state.turn
+    assert seat is not None
+    oracle = oracle_legal(
+        contract,
+        [str(c) for c in state.trick],
+        state.leader,
+        seat,
+        [str(c) for c in state.hand(seat)],
+        state.ruleset.house_rules.must_undertrump,
+    )
+    options = sorted((legal_cards(state) & oracle) - kept[seat])
+    rng.shuffle(options)
+    for card in options:
+        found = _search(
+            apply(state, Play(seat, Card.parse(card))), contract, kept, tricks, rng, budget
+        )
+        if found is not None:
+            return found
+    return None
+
+
+def legal_cards(state: DealState) -> set[str]:
+    """The distinct cards among `legal_actions` (declaration and belote variants merged)."""
+    return {str(a.card) for a in legal_actions(state) if isinstance(a, Play)}
+
+
+def play_randomly(state: DealState, rng: random.Random, pass_bias: float = 0.5) -> DealState:
+    """Play a deal to its end with random legal actions (passing with some bias in bidding)."""
+    while state.phase is not Phase.FINISHED:
+        actions = legal_actions(state)
+        passes = [a for a in actions if isinstance(a, Bid) and a.call == Call.PASS]
+        if passes and rng.random() < pass_bias:
+            state = apply(state, passes[0])
+        else:
+            state = apply(state, rng.choice(actions))
+    return state
+
+
+def shuffled_deck(ruleset: Ruleset, seed: int) -> list[Card]:
+    deck = cards(*ALL_CARD_TEXTS)
+    random.Random(seed).shuffle(deck)
+    return deck
