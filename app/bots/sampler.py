@@ -1,0 +1,270 @@
+"""Determinization: deal the cards a seat cannot see, consistently with everything public, and
+rebuild the whole deal as an engine state that the search can play forward.
+
+The engine has no constructor for "a deal with these hands at this point", so the sampler makes a
+deck that deals the sampled hands, and replays the public history (the bids, every card played,
+the declarations and belotes announced with them) through `new_deal`/`apply`. The replay is the
+final judge: a sample the engine rejects, or whose public face differs from the seat's view (for
+instance declarations resolved differently), is thrown away and another one drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from app.rules import (
+    Action,
+    Call,
+    Card,
+    DealState,
+    Phase,
+    Play,
+    RuleError,
+    Ruleset,
+    SeatView,
+    apply,
+    new_deal,
+    view,
+)
+
+from .cards import ALL, CARD, R9, RA, RJ, RK, RQ, SUIT_MASK, bits, mask_of
+from .knowledge import Knowledge, deduce
+
+STOCK = 4
+"""Pseudo-seat for the cards not dealt yet (during the bidding)."""
+
+_RUN_LENGTH = {"tierce": 3, "quarte": 4, "quinte": 5, "quinte_tierce": 8}
+_CARRE_RANKS = range(2, 8)  # 9 10 J Q K A: carrés of 8s and 7s do not exist (BG-20)
+
+
+def _combinations(kind: str) -> list[int]:
+    """Every set of cards that makes a declaration of this kind, as masks."""
+    if kind == "carre":
+        return [mask_of(s * 8 + r for s in range(4)) for r in _CARRE_RANKS]
+    length = _RUN_LENGTH[kind]
+    return [((1 << length) - 1) << (8 * s + start) for s in range(4) for start in range(9 - length)]
+
+
+_COMBINATIONS = {kind: _combinations(kind) for kind in (*_RUN_LENGTH, "carre")}
+_CALL_SUIT = {Call.CLUBS: 0, Call.DIAMONDS: 1, Call.HEARTS: 2, Call.SPADES: 3}
+
+
+def _plausible(hand: int, call: Call, turned: Card | None) -> bool:
+    """Would a sensible player bid `call` holding `hand`? Loose on purpose: bids are evidence,
+    not proof, and a sampler that trusts them too much cannot explain a bluff."""
+    if call == Call.TAKE:
+        if turned is None:
+            return True
+        suit = int(turned) >> 3
+    elif call in _CALL_SUIT:
+        suit = _CALL_SUIT[call]
+    elif call == Call.ALL_TRUMPS:
+        return any(hand >> (s * 8 + RJ) & 1 for s in range(4))
+    elif call == Call.NO_TRUMPS:
+        return any(hand >> (s * 8 + RA) & 1 for s in range(4))
+    else:
+        return True
+    trumps = hand & SUIT_MASK[suit]
+    return bool(trumps >> (suit * 8 + RJ) & 1 or trumps >> (suit * 8 + R9) & 1) or (
+        trumps.bit_count() >= 3
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _FirstPlay:
+    """A seat's first card of the deal, where its declarations ride (BG-16)."""
+
+    index: int
+    declared: tuple[tuple[Card, ...] | str, ...]
+    """The seat's declarations in the order announced: their cards if shown, else their kind."""
+
+
+class Sampler:
+    """Draws full deals consistent with one seat's view. Build once per decision, sample often."""
+
+    def __init__(self, seat_view: SeatView) -> None:
+        if seat_view.seat is None or seat_view.hand is None:
+            raise ValueError("a sampler needs a seat's view, not a spectator's")
+        self.view = seat_view
+        self.seat = seat_view.seat
+        self.ruleset = Ruleset.from_dict(seat_view.rules)
+        self.knowledge: Knowledge = deduce(seat_view, self.ruleset)
+        self.bidding = seat_view.phase is Phase.BIDDING
+        self.others = [s for s in range(4) if s != self.seat]
+        self._my_hand = mask_of(seat_view.hand)
+        self._actions: list[Action] = list(seat_view.bids)
+        self._first_plays = self._plays_from_view()
+        known = self.knowledge.holds
+        turned = 0 if seat_view.turned is None else 1 << int(seat_view.turned)
+        seen = self._my_hand | mask_of(p.card for p in self.knowledge.plays)
+        for s in self.others:
+            seen |= known[s]
+        if self.bidding:
+            seen |= turned
+        self._pool = ALL & ~seen
+        self._need = {s: seat_view.hand_sizes[s] - known[s].bit_count() for s in self.others}
+        if self.bidding:
+            self._need[STOCK] = self._pool.bit_count() - sum(self._need.values())
+        self._bids_by_seat: dict[int, list[Call]] = {s: [] for s in self.others}
+        for bid in seat_view.bids:
+            if bid.seat != self.seat and bid.call not in (Call.PASS, Call.CONTRA, Call.RECONTRA):
+                self._bids_by_seat[bid.seat].append(bid.call)
+
+    def _plays_from_view(self) -> dict[int, _FirstPlay]:
+        """Append the card plays to the action list; note where each seat's declarations go."""
+        belotes = set()
+        for seat, suit_name in self.view.belotes:
+            belotes.add((seat, ("clubs", "diamonds", "hearts", "spades").index(suit_name)))
+        declared: dict[int, list[tuple[Card, ...] | str]] = {}
+        for d in self.view.declarations:
+            declared.setdefault(d.seat, []).append(d.kind if d.cards is None else d.cards)
+        first: dict[int, _FirstPlay] = {}
+        for p in self.knowledge.plays:
+            belote = False
+            if (p.seat, p.card >> 3) in belotes and p.card & 7 in (RQ, RK):
+                belotes.discard((p.seat, p.card >> 3))
+                belote = True
+            if p.seat not in first and p.seat in declared:
+                first[p.seat] = _FirstPlay(len(self._actions), tuple(declared[p.seat]))
+            self._actions.append(Play(p.seat, CARD[p.card], (), belote))
+        return first
+
+    def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
+        """A full deal consistent with the view, or None if none was found in `tries` draws."""
+        for attempt in range(tries):
+            dealt = self._deal_hidden(rng)
+            if dealt is None:
+                continue
+            hands, placed = dealt
+            if attempt < tries // 2 and not self._fits_bidding(hands):
+                continue
+            state = self._replay(hands, placed, rng)
+            if state is not None:
+                return state
+        return None
+
+    def _deal_hidden(
+        self, rng: random.Random
+    ) -> tuple[dict[int, int], dict[int, list[int]]] | None:
+        """Share the unseen cards out: known holdings, then a combination for each hidden
+        declaration, then the rest. Returns the hands and the declarations' cards per seat."""
+        know = self.knowledge
+        hands = {s: know.holds[s] for s in self.others}
+        need = dict(self._need)
+        pool = self._pool
+        placed: dict[int, list[int]] = {}
+        for seat, fp in self._first_plays.items():
+            used = 0
+            masks = placed[seat] = []
+            for d in fp.declared:
+                if not isinstance(d, str):
+                    masks.append(mask_of(d))
+                    used |= masks[-1]
+                    continue
+                own = seat == self.seat  # even our own hidden declaration is only a kind
+                have = (self._my_hand if own else hands[seat]) | know.played[seat]
+                free = 0 if own else pool & ~know.forbidden[seat]
+                options = [
+                    m
+                    for m in _COMBINATIONS[d]
+                    if m & ~(have | free) == 0
+                    and not m & used
+                    and (m & ~have).bit_count() <= need.get(seat, 0)
+                ]
+                if not options:
+                    return None
+                chosen = rng.choice(options)
+                masks.append(chosen)
+                used |= chosen
+                if not own:
+                    hands[seat] |= chosen
+                    need[seat] -= (chosen & pool).bit_count()
+                    pool &= ~chosen
+        cards = list(bits(pool))
+        rng.shuffle(cards)
+        choices = []
+        for card in cards:
+            seats = [s for s in self.others if not know.forbidden[s] >> card & 1]
+            if self.bidding:
+                seats.append(STOCK)
+            choices.append((len(seats), card, seats))
+        choices.sort(key=lambda x: x[0])
+        if self.bidding:
+            hands[STOCK] = 0
+        for _, card, seats in choices:
+            open_seats = [s for s in seats if need[s] > 0]
+            if not open_seats:
+                return None
+            pick = rng.randrange(sum(need[s] for s in open_seats))
+            for s in open_seats:
+                pick -= need[s]
+                if pick < 0:
+                    hands[s] |= 1 << card
+                    need[s] -= 1
+                    break
+        return hands, placed
+
+    def _fits_bidding(self, hands: dict[int, int]) -> bool:
+        """Do the sampled hands explain the other seats' bids (loosely)?"""
+        turned = self.view.turned
+        for seat, calls in self._bids_by_seat.items():
+            hand = hands[seat] | self.knowledge.played[seat]
+            if not all(_plausible(hand, call, turned) for call in calls):
+                return False
+        return True
+
+    def _replay(
+        self, hands: dict[int, int], placed: dict[int, list[int]], rng: random.Random
+    ) -> DealState | None:
+        """Build the deck that deals `hands`, replay the public history; None if it fails."""
+        originals = {s: hands[s] | self.knowledge.played[s] for s in self.others}
+        originals[self.seat] = self._my_hand | self.knowledge.played[self.seat]
+        deck = self._deck(originals, hands.get(STOCK, 0), rng)
+        actions = list(self._actions)
+        for seat, fp in self._first_plays.items():
+            play = actions[fp.index]
+            assert isinstance(play, Play)
+            declare = tuple(tuple(CARD[c] for c in bits(m)) for m in placed[seat])
+            actions[fp.index] = Play(play.seat, play.card, declare, play.belote)
+        state = new_deal(self.ruleset, self.view.dealer, deck, self.view.hanging_in)
+        try:
+            for action in actions:
+                state = apply(state, action)
+        except RuleError:
+            return None
+        if self.view.declarations and view(state, self.seat).declarations != (
+            self.view.declarations
+        ):
+            return None
+        return state
+
+    def _deck(self, originals: dict[int, int], stock: int, rng: random.Random) -> list[Card]:
+        """A deck (top first) that deals `originals` to the seats (C-9, BG-3, FR-2, FR-4)."""
+        ruleset = self.ruleset
+        dealer = self.view.dealer
+        order = [(dealer + 1 + i) % 4 for i in range(4)]
+        turned = self.view.turned
+        turned_bit = 0 if turned is None else 1 << int(turned)
+        first: dict[int, list[int]] = {}
+        rest: dict[int, list[int]] = {}
+        for seat in order:
+            cards = list(bits(originals[seat] & ~turned_bit))
+            rng.shuffle(cards)
+            first[seat], rest[seat] = cards[:5], cards[5:]
+        deck: list[int] = []
+        pos = 0
+        for size in ruleset.first_packets:
+            for seat in order:
+                deck.extend(first[seat][pos : pos + size])
+            pos += size
+        if turned is not None:
+            deck.append(int(turned))
+        if self.bidding:
+            tail = list(bits(stock))
+            rng.shuffle(tail)
+            deck.extend(tail)
+        else:
+            for seat in order:
+                deck.extend(rest[seat])
+        return [CARD[c] for c in deck]
