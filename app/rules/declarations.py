@@ -118,7 +118,7 @@ def check(
         raise IllegalDeclaration("there are no declarations in this deal", rule)
     out: list[Declaration] = []
     used = 0
-    runs_used: set[int] = set()
+    from_run: dict[int, list[Declaration]] = {}
     for cards in declare:
         declaration = classify(cards)
         if declaration is None:
@@ -133,12 +133,19 @@ def check(
             raise IllegalDeclaration("a card may be part of only one declaration", "BG-15")
         if not declaration.is_carre:
             run = next(r for r in _runs(hand) if mask & r == mask)
-            if run in runs_used:
+            taken = from_run.setdefault(run, [])
+            taken.append(declaration)
+            if len(taken) > 1 and not _quinte_and_tierce(run, taken):
                 raise IllegalDeclaration("only one sequence may be declared from a run", "BG-13")
-            runs_used.add(run)
         used |= mask
         out.append(declaration)
     return out
+
+
+def _quinte_and_tierce(run: int, taken: list[Declaration]) -> bool:
+    """BG-13: a run of 8 may be declared as its quinte to the ace plus the tierce below it."""
+    lengths = sorted(len(d.cards) for d in taken)
+    return run.bit_count() == 8 and lengths == [3, 5] and max(d.top for d in taken) == 7
 
 
 def _carre_and_sequence(earlier: list[Declaration], new: Declaration) -> bool:
@@ -153,25 +160,28 @@ def options(
     """Every set of declarations the hand may announce, starting with announcing nothing."""
     if not allowed(ruleset, contract):
         return ((),)
-    choices: list[list[tuple[Card, ...] | None]] = []
+    choices: list[list[tuple[tuple[Card, ...], ...]]] = []
     for rank in range(2, 8):
         carre = mask_of(s * 8 + rank for s in range(4))
         if hand & carre == carre:
-            choices.append([None, tuple(CARDS[s * 8 + rank] for s in range(4))])
+            choices.append([(), (tuple(CARDS[s * 8 + rank] for s in range(4)),)])
     for run in _runs(hand):
         low = (run & -run).bit_length() - 1
         length = run.bit_count()
-        windows: list[tuple[Card, ...] | None] = [None]
+        windows: list[tuple[tuple[Card, ...], ...]] = [()]
         for size in range(3, length + 1):
             for start in range(low, low + length - size + 1):
-                windows.append(tuple(CARDS[c] for c in range(start, start + size)))
+                windows.append((tuple(CARDS[c] for c in range(start, start + size)),))
+        if length == 8:  # BG-13: the run of 8 as a quinte plus a tierce, written as two
+            run_cards = tuple(CARDS[c] for c in range(low, low + 8))
+            windows.append((run_cards[:3], run_cards[3:]))
         choices.append(windows)
     if not choices:
         return ((),)
     two = ruleset.house_rules.card_in_two_declarations
     out = []
     for combo in product(*choices):
-        picked = [d for d in combo if d is not None]
+        picked = [d for group in combo for d in group]
         if not two and _overlap(picked):
             continue
         out.append(tuple(sorted(picked, key=lambda d: (d[0], len(d)))))
