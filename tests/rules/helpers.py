@@ -384,3 +384,107 @@ def shuffled_deck(ruleset: Ruleset, seed: int) -> list[Card]:
     deck = cards(*ALL_CARD_TEXTS)
     random.Random(seed).shuffle(deck)
     return deck
+
+
+# --------------------------------------------------------------------------- scripted layouts
+#
+# Complete deals written trick by trick (cards in the order played; the first trick is led by
+# `dealer+1`, each next one by the winner of the previous one). They hold for any dealer: the
+# team of `dealer+1` is called the "leading team" below. Every trick is one suit, so following
+# suit is always possible, and wherever a follower must beat the card led (a trump led, All
+# Trumps) the leader plays the highest card left in that suit. Card points are worked out by
+# hand from C-4 in the comments.
+
+# Hearts. Leading team: 82 card points + 10 last trick = 92; other team: 70 (BG-25 "92:70").
+#   other team:  7C KC QC JC  9 | JH 9H AH TH 55 | JD 9D 8D 7D  2 | KS 9S 8S 7S  4   = 70
+#   leading:     TC AC 9C 8C 21 | AD TD KD QD 28 | AS TS QS JS 26 | KH QH 8H 7H  7   = 82
+HEARTS_92_70 = [
+    ["7C", "KC", "QC", "JC"],  # led by dealer+1, won by dealer+2 (KC)
+    ["JH", "9H", "AH", "TH"],
+    ["JD", "9D", "8D", "7D"],
+    ["KS", "9S", "8S", "7S"],
+    ["TC", "AC", "9C", "8C"],  # AC: won by dealer+3, the leading team again
+    ["AD", "TD", "KD", "QD"],
+    ["AS", "TS", "QS", "JS"],
+    ["KH", "QH", "8H", "7H"],  # last trick: leading team
+]
+HEARTS_92_70_TURNED = "TH"  # played by dealer+1 in the second trick
+
+# Hearts. Leading team: 71 card points + 10 last trick = 81; other team: 55 + 26 = 81.
+HEARTS_81_81 = [
+    ["QS", "AS", "JS", "TS"],  # won by dealer+2
+    ["JH", "9H", "AH", "TH"],
+    ["KC", "AC", "QC", "TC"],  # won by dealer+3
+    ["JC", "9C", "8C", "7C"],
+    ["AD", "TD", "KD", "QD"],
+    ["JD", "9D", "8D", "7D"],
+    ["KS", "9S", "8S", "7S"],
+    ["KH", "QH", "8H", "7H"],
+]
+HEARTS_81_81_TURNED = "TH"  # played by dealer+1 in the second trick
+
+# Hearts, dealer+2 holds KH and QH (belote with KH, rebelote with QH) and takes only clubs
+# A T K Q (28). Leading team: 152 - 28 + 10 = 134.
+HEARTS_BELOTE_28 = [
+    ["JH", "KH", "9H", "7H"],  # dealer+2 follows with KH: belote
+    ["AD", "TD", "KD", "QD"],
+    ["AS", "TS", "KS", "QS"],
+    ["JS", "9S", "8S", "7S"],
+    ["JD", "9D", "8D", "7D"],
+    ["KC", "AC", "QC", "TC"],  # won by dealer+2
+    ["QH", "AH", "TH", "8H"],  # dealer+2 leads QH: rebelote; AH (dealer+3) wins
+    ["JC", "9C", "8C", "7C"],
+]
+
+# The leading seat takes every trick, leading the best card of each suit in turn.
+ALL_TO_LEADER_TRUMP_FIRST = [
+    ["JH", "9H", "AH", "TH"],
+    ["KH", "QH", "8H", "7H"],
+    ["AC", "TC", "KC", "QC"],
+    ["JC", "9C", "8C", "7C"],
+    ["AD", "TD", "KD", "QD"],
+    ["JD", "9D", "8D", "7D"],
+    ["AS", "TS", "KS", "QS"],
+    ["JS", "9S", "8S", "7S"],
+]
+
+# No Trumps: dealer+3 (the leader's partner) takes every trick. 120 card points + 10.
+NT_ALL_TO_PARTNER = [
+    ["KC", "QC", "AC", "TC"],
+    ["JC", "9C", "8C", "7C"],
+    ["AD", "TD", "KD", "QD"],
+    ["JD", "9D", "8D", "7D"],
+    ["AH", "TH", "KH", "QH"],
+    ["JH", "9H", "8H", "7H"],
+    ["AS", "TS", "KS", "QS"],
+    ["JS", "9S", "8S", "7S"],
+]
+
+# No Trumps: dealer+2 takes the first trick with the ace of clubs, then every other trick.
+NT_ALL_TO_SECOND = [["KC", "AC", "QC", "TC"], *NT_ALL_TO_PARTNER[1:]]
+
+# No Trumps. Leading team: 70 card points + 10 last trick = 80; other team 50 (BG-25 "80:50").
+#   other team: spades A T K Q 28, J 9 8 7 2, hearts T K J 7 16, clubs J98 7 2, diamonds 2 = 50
+#   leading:    clubs A T K Q 28, diamonds A T K Q 28, hearts A Q 9 8 14                    = 70
+NT_80_50 = [
+    ["QS", "AS", "KS", "TS"],  # won by dealer+2
+    ["JS", "9S", "8S", "7S"],
+    ["TH", "KH", "JH", "7H"],
+    ["JC", "9C", "8C", "7C"],
+    ["JD", "9D", "8D", "7D"],
+    ["KC", "AC", "QC", "TC"],  # won by dealer+3
+    ["AD", "TD", "KD", "QD"],
+    ["AH", "QH", "9H", "8H"],
+]
+
+
+def seat_after(dealer: int, steps: int) -> int:
+    """`dealer+steps` round the table (C-6)."""
+    return (dealer + steps) % 4
+
+
+def bids_for(dealer: int, bidder: int, contract: str, extra: Sequence[str] = ()) -> list[str]:
+    """Bulgarian bidding: passes up to `bidder`, who bids `contract`, then `extra` calls, then
+    three passes (BG-7). `extra` are the calls that follow the contract in seat order."""
+    before = (bidder - dealer - 1) % 4
+    return ["pass"] * before + [contract, *extra, "pass", "pass", "pass"]
