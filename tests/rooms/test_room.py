@@ -1,0 +1,299 @@
+"""The room actor, with in-memory ports: whole matches, refusals that change nothing, clocks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import ActionTaken, DealStarted
+from app.rooms.room import FINISHED, PLAYING, Room, RoomTimings
+from app.rooms.shuffle import deck_from
+from app.rules import Ruleset
+from tests.rooms.fakes import Inbox, MemoryStore
+
+HOST, GUEST = "host", "guest"
+
+
+@pytest.fixture
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+async def make_manager(store: MemoryStore, **timings: Any) -> RoomManager:
+    return RoomManager(store, RoomTimings(bot_delay_seconds=0, **timings))
+
+
+@pytest.fixture
+async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
+    manager = await make_manager(store)
+    yield manager
+    await manager.close()
+
+
+async def bot_room(manager: RoomManager, preset: str = "bulgarian", **kw: Any) -> Room:
+    return await manager.create(
+        HOST,
+        "Host",
+        {"preset": preset},
+        target=kw.pop("target", None),
+        public=True,
+        turn_seconds=kw.pop("turn_seconds", 0),
+        bots=(1, 2, 3),
+        **kw,
+    )
+
+
+def finished(frame: dict[str, Any]) -> bool:
+    return frame["t"] == "room" and frame["d"]["status"] == FINISHED
+
+
+def is_my_turn(frame: dict[str, Any], room: Room) -> bool:
+    """The latest deal frame, and it offers the recipient something to do."""
+    deal = frame.get("d", {}).get("deal")
+    return bool(deal and deal["legal"]) and frame.get("v") == room.game_version
+
+
+async def my_turn(inbox: Inbox, room: Room) -> dict[str, Any]:
+    """Wait until the host (seat 0) is to act; return the view it was sent."""
+    frame = await inbox.wait(lambda f: is_my_turn(f, room))
+    deal: dict[str, Any] = frame["d"]["deal"]
+    return deal
+
+
+@pytest.mark.parametrize("preset", ["bulgarian", "french"])
+async def test_four_bots_play_a_whole_match_and_every_action_is_committed(
+    manager: RoomManager, store: MemoryStore, preset: str
+) -> None:
+    room = await bot_room(manager, preset, host_seat=None)  # the host only watches
+    inbox = Inbox(None)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=True)
+    await inbox.wait(finished, timeout=60)
+    match = room.match
+    assert match is not None and match.state.finished
+    assert match.state.winner in (0, 1)
+    logged = store.ops(ActionTaken)
+    assert len(logged) == sum(len(d.actions) for d in match.finished_deals)
+    assert all(op.auto for op in logged)
+    versions = [f["v"] for f in inbox.frames if "v" in f and f["t"] != "snapshot"]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))  # gapless
+
+
+async def test_a_deal_s_deck_is_the_one_its_seed_and_cut_give(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await bot_room(manager)
+    await room.begin(HOST, fill_with_bots=False)
+    (started,) = store.ops(DealStarted)
+    deck = deck_from(Ruleset.bulgarian(), started.seed, started.cut)
+    assert [str(c) for c in deck] == list(started.deck)
+    assert sorted(started.deck) == sorted(str(c) for c in deck_from(Ruleset.bulgarian(), "00", 3))
+
+
+async def test_an_illegal_action_changes_nothing(manager: RoomManager, store: MemoryStore) -> None:
+    room = await bot_room(manager)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    view = await my_turn(inbox, room)
+    assert view["phase"] == "bidding"
+    before = (room.version, len(store.commits), room.match.deal if room.match else None)
+    attempts = {
+        "illegal_bid": {"bid": "recontra"},
+        "wrong_phase": {"play": view["hand"][0]},
+        "bad_action": {"play": "XX"},
+        "not_your_seat": {"seat": 1, "bid": "pass"},
+    }
+    for code, data in attempts.items():
+        with pytest.raises(RoomError) as error:
+            await room.act(HOST, None, room.version, data)
+        assert error.value.code == code
+    assert (room.version, len(store.commits), room.match.deal if room.match else None) == before
+
+
+async def test_stale_and_repeated_commands_are_refused(manager: RoomManager) -> None:
+    room = await bot_room(manager)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    view = await my_turn(inbox, room)
+    base = room.version
+    with pytest.raises(RoomError) as stale:
+        await room.act(HOST, "x1", room.game_version - 1, view["legal"][0])
+    assert stale.value.code == "stale"
+    await room.act(HOST, "x2", base, view["legal"][0])
+    with pytest.raises(RoomError) as repeated:
+        await room.act(HOST, "x2", room.version, view["legal"][0])
+    assert repeated.value.code == "duplicate"
+
+
+async def test_a_failed_commit_changes_nothing_and_the_room_goes_on(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await bot_room(manager)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    view = await my_turn(inbox, room)
+    deal, version, frames = room.match.deal if room.match else None, room.version, len(inbox.frames)
+    store.fail_next = True
+    with pytest.raises(RoomError) as error:
+        await room.act(HOST, "a", room.version, view["legal"][0])
+    assert error.value.code == "server_error"
+    assert (room.match.deal if room.match else None, room.version) == (deal, version)
+    assert len(inbox.frames) == frames  # nothing was broadcast
+    await room.act(HOST, "a", room.version, view["legal"][0])
+    assert room.version > version
+
+
+async def test_the_turn_timer_plays_for_a_slow_player(store: MemoryStore) -> None:
+    manager = await make_manager(store)
+    try:
+        room = await bot_room(manager, turn_seconds=0.05)
+        inbox = Inbox(HOST)
+        await room.connect(inbox, None)
+        await room.begin(HOST, fill_with_bots=False)
+        await my_turn(inbox, room)
+        await inbox.wait(lambda f: f["t"] == "action" and f["d"]["seat"] == 0)
+        mine = [op for op in store.ops(ActionTaken) if op.action["seat"] == 0]
+        assert mine and mine[0].auto
+    finally:
+        await manager.close()
+
+
+async def test_an_away_player_is_replaced_by_a_bot_and_takes_the_seat_back(
+    store: MemoryStore,
+) -> None:
+    manager = await make_manager(store, grace_seconds=0.05)
+    try:
+        room = await manager.create(
+            HOST,
+            "Host",
+            {"preset": "bulgarian"},
+            target=None,
+            public=False,
+            turn_seconds=0,
+            bots=(0, 2, 3),
+            host_seat=None,  # the host watches: only the guest's seat can hold the game up
+        )
+        await room.sit(GUEST, "Guest", 1)
+        watcher = Inbox(HOST)
+        await room.connect(watcher, None)
+        await room.begin(HOST, fill_with_bots=False)
+        frame = await watcher.wait(lambda f: f["t"] == "room" and f["d"]["seats"][1]["standin"])
+        assert frame["d"]["seats"][1]["player"]["id"] == GUEST
+        await watcher.wait(lambda f: f["t"] == "action" and f["d"]["seat"] == 1 and f["d"]["auto"])
+        guest = Inbox(GUEST)
+        await room.connect(guest, None)
+        assert guest.frames[0]["t"] == "snapshot"
+        assert 1 not in room.standins
+        back = await watcher.wait(
+            lambda f: (
+                f["t"] == "room"
+                and f["d"]["seats"][1]["connected"]
+                and not f["d"]["seats"][1]["standin"]
+            )
+        )
+        assert back["d"]["status"] == PLAYING
+    finally:
+        await manager.close()
+
+
+async def test_seats_bots_and_start_check_who_asks(manager: RoomManager) -> None:
+    room = await manager.create(
+        HOST, "Host", {"preset": "french"}, target=501, public=False, turn_seconds=0
+    )
+    cases = [
+        (room.set_bot(GUEST, 1, True), "not_host"),
+        (room.begin(GUEST, True), "not_host"),
+        (room.sit(GUEST, "Guest", 0), "seat_taken"),
+        (room.sit(GUEST, "Guest", 7), "bad_seat"),
+        (room.begin(HOST, False), "seats_empty"),
+        (room.leave(GUEST), "not_seated"),
+        (room.rematch(HOST), "match_in_progress"),
+        (room.act(HOST, None, 0, {"bid": "pass"}), "no_deal"),
+        (room.say(HOST, "Host", None, "   "), "bad_chat"),
+        (room.say(HOST, "Host", None, "x" * 301), "bad_chat"),
+        (room.say(HOST, "Host", None, "bell\x07"), "bad_chat"),
+    ]
+    for command, code in cases:
+        with pytest.raises(RoomError) as error:
+            await command
+        assert error.value.code == code
+    assert room.version == 0
+    await room.sit(GUEST, "Guest", 2)
+    await room.set_bot(HOST, 1, True)
+    await room.begin(HOST, fill_with_bots=True)
+    assert room.status == PLAYING
+    assert [s.bot for s in room.seats] == [False, True, False, True]
+    with pytest.raises(RoomError) as error:
+        await room.leave(GUEST)
+    assert error.value.code == "match_in_progress"
+
+
+async def test_chat_reaches_everyone(manager: RoomManager) -> None:
+    room = await bot_room(manager)
+    watcher = Inbox(None)
+    await room.connect(watcher, None)
+    await room.say(HOST, "Host", "m1", " hello <b>all</b> ")
+    frame = await watcher.wait(lambda f: f["t"] == "chat")
+    assert frame["d"]["text"] == "hello <b>all</b>" and frame["d"]["seat"] == 0
+    assert room.chat[-1]["text"] == "hello <b>all</b>"
+
+
+async def test_rematch_starts_a_new_match_when_every_player_asks(manager: RoomManager) -> None:
+    room = await bot_room(manager, target=1)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    while True:
+        frame = await inbox.wait(lambda f: finished(f) or is_my_turn(f, room))
+        if finished(frame):
+            break
+        await room.act(HOST, None, room.version, frame["d"]["deal"]["legal"][0])
+    first = room.match.match_id if room.match else None
+    await room.rematch(HOST)
+    assert room.status == PLAYING and room.match is not None and room.match.match_id != first
+
+
+async def test_versions_are_gapless_and_a_reconnect_gets_what_it_missed(
+    manager: RoomManager,
+) -> None:
+    room = await bot_room(manager)
+    early = Inbox(HOST)
+    await room.connect(early, None)
+    seen = room.version
+    await room.disconnect(early)
+    await room.begin(HOST, fill_with_bots=False)
+    late = Inbox(HOST)
+    await room.connect(late, seen)
+    versions = [f["v"] for f in late.frames]
+    assert versions[: room.version - seen] == list(range(seen + 1, room.version + 1))
+    assert all(f["t"] != "snapshot" for f in late.frames)
+    far = Inbox(HOST)
+    await room.connect(far, room.version + 5)
+    assert far.frames[0]["t"] == "snapshot"
+
+
+async def test_every_frame_a_room_sends_comes_from_the_view(manager: RoomManager) -> None:
+    """Spectator frames carry no hand; a seat's frames carry only its own hand."""
+    room = await bot_room(manager)
+    spectator, host = Inbox(None), Inbox(HOST)
+    await room.connect(spectator, None)
+    await room.connect(host, None)
+    await room.begin(HOST, fill_with_bots=False)
+    await my_turn(host, room)
+    assert room.match is not None and room.match.deal is not None
+    deal = room.match.deal
+    for frame in spectator.frames:
+        view = frame["d"].get("deal")
+        assert view is None or view["hand"] is None
+    others = {str(c) for seat in (1, 2, 3) for c in deal.hand(seat)}
+    for frame in host.frames:
+        view = frame["d"].get("deal")
+        if view is not None:
+            assert not others & set(view["hand"])

@@ -1,0 +1,97 @@
+"""Driving whole matches through real WebSockets, and scanning what each client received."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from app.rules import Card, Ruleset, new_deal
+from tests.conftest import WsClient
+
+CARD = re.compile(r"^[789TJQKA][CDHS]$")
+
+
+async def play_seat(client: WsClient, rng: random.Random) -> None:
+    """Answer every turn of this client's seat with a random legal action, until the match ends.
+
+    Acts only on the newest game frame (its ``v``), as a real client does; a refusal fails."""
+    pending: str | None = None
+    latest: dict[str, Any] | None = None  # the newest frame holding the deal
+    while True:
+        frame = await client.recv(timeout=30)
+        if frame["t"] == "room" and frame["d"]["status"] == "finished":
+            return
+        if frame["t"] == "error":
+            raise AssertionError(f"refused: {frame}")
+        if frame["t"] == "ack" and frame["d"]["id"] == pending:
+            pending = None
+        if frame["t"] in ("deal", "action", "snapshot") and frame["d"].get("deal"):
+            latest = frame
+        if pending is None and latest is not None and latest["d"]["deal"]["legal"]:
+            pending = await client.send(
+                "act", rng.choice(latest["d"]["deal"]["legal"]), v=latest["v"]
+            )
+            latest = None
+
+
+def strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def public_cards(view: dict[str, Any]) -> set[str]:
+    """Cards a view shows as public: played, turned up, shown declarations."""
+    cards = {t["card"] for t in view["trick"]}
+    cards |= {c for t in view["tricks"] for c in t["cards"]}
+    if view.get("turned"):
+        cards.add(view["turned"])
+    for declaration in view["declarations"]:
+        cards |= set(declaration["cards"] or ())
+    return cards
+
+
+def hands_of(deal_record: dict[str, Any]) -> list[set[str]]:
+    """Each seat's cards in a deal: the cards it played, or for a void deal what it was dealt."""
+    seats: list[set[str]] = [set(), set(), set(), set()]
+    for action in deal_record["actions"]:
+        if "play" in action:
+            seats[action["seat"]].add(action["play"])
+    if not any(seats):
+        state = new_deal(
+            Ruleset.from_dict(deal_record["rules"]),
+            deal_record["dealer"],
+            [Card.parse(c) for c in deal_record["deck"]],
+            deal_record["hanging_in"],
+        )
+        seats = [{str(c) for c in state.hand(s)} for s in range(4)]
+    return seats
+
+
+def leaks(frames: list[dict[str, Any]], seat: int | None, deals: list[dict[str, Any]]) -> list[str]:
+    """Cards a client saw that were neither its own nor public at that moment."""
+    found = []
+    number = 0
+    for frame in frames:
+        data = frame.get("d", {})
+        if frame["t"] in ("deal", "snapshot", "deal_end") and data.get("number"):
+            number = data["number"]
+        if number == 0:
+            continue
+        own = set() if seat is None else hands_of(deals[number - 1])[seat]
+        public: set[str] = set()
+        if data.get("deal"):
+            public |= public_cards(data["deal"])
+        if frame["t"] == "deal_end":
+            public |= {c for t in data["result"].get("tricks", []) for c in t["cards"]}
+        if data.get("deal") and data["deal"].get("result"):
+            public |= {c for t in data["deal"]["result"].get("tricks", []) for c in t["cards"]}
+        for text in strings(frame):
+            if CARD.match(text) and text not in own and text not in public:
+                found.append(f"v{frame.get('v')} {frame['t']} deal {number}: {text}")
+    return found

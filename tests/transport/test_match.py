@@ -1,0 +1,96 @@
+"""Whole matches through real WebSockets against a real uvicorn: four people, a spectator.
+
+Every frame every client received is scanned for cards it had no right to see; the stored match
+is exported and replayed with ``python -m app.rules.replay`` to the scoresheet players saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.rules import Ruleset, deal_record, full_deck, new_deal, view
+from tests.conftest import Server, new_guest, ws_client
+from tests.transport.play import leaks, play_seat
+
+
+@pytest.mark.parametrize("preset", ["bulgarian", "french"])
+async def test_a_whole_match_leaks_no_card_and_replays_to_the_same_scoresheet(
+    server: Server, http: httpx.AsyncClient, tmp_path: Path, preset: str
+) -> None:
+    guests = [await new_guest(http, f"Player {i}") for i in range(4)]
+    created = await http.post(
+        "/api/rooms",
+        json={"rules": {"preset": preset}, "public": True, "turn_seconds": 0},
+        headers=guests[0].auth,
+    )
+    assert created.status_code == 201, created.text
+    code = created.json()["room"]["code"]
+    for seat, guest in enumerate(guests[1:], start=1):
+        taken = await http.put(f"/api/rooms/{code}/seats/{seat}", headers=guest.auth)
+        assert taken.status_code == 200, taken.text
+
+    async with AsyncExitStack() as stack:
+        players = [
+            await stack.enter_async_context(ws_client(server, code, g.token)) for g in guests
+        ]
+        spectator = await stack.enter_async_context(ws_client(server, code))
+        started = await http.post(f"/api/rooms/{code}/start", headers=guests[0].auth)
+        assert started.status_code == 200, started.text
+        rngs = [random.Random(seat) for seat in range(4)]
+        await asyncio.gather(*(play_seat(c, r) for c, r in zip(players, rngs, strict=True)))
+        await spectator.until("room")  # drain at least to the end of the match
+        while not any(
+            f["t"] == "room" and f["d"]["status"] == "finished" for f in spectator.frames
+        ):
+            await spectator.recv()
+
+    seen = [f for f in players[0].frames if f["t"] == "deal_end"][-1]["d"]["scoresheet"]
+    match_id = (await http.get(f"/api/rooms/{code}")).json()["room"]["match_id"]
+    record = (await http.get(f"/api/matches/{match_id}/record")).json()
+    deals = record["deals"]
+    assert len(deals) == len(seen["lines"])
+    for seat, client in enumerate(players):
+        assert leaks(client.frames, seat, deals) == []
+    assert leaks(spectator.frames, None, deals) == []
+    assert not any(f["d"]["deal"]["hand"] for f in spectator.frames if f.get("d", {}).get("deal"))
+
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    replayed = subprocess.run(
+        [sys.executable, "-m", "app.rules.replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = json.loads(replayed.stdout)
+    assert line["scoresheet"]["scores"] == seen["scores"]
+    assert [x["mp"] for x in line["scoresheet"]["lines"]] == [x["mp"] for x in seen["lines"]]
+    assert line["scoresheet"]["winner"] == seen["winner"]
+
+    history = (await http.get(f"/api/players/{guests[2].id}/matches")).json()
+    assert [m["id"] for m in history] == [match_id]
+    assert history[0]["your_seat"] == 2 and history[0]["finished"]
+    one = (await http.get(f"/api/matches/{match_id}/deals/1/record")).json()
+    assert one["format"] == "belote-deal/1" and one["seed"] and 3 <= one["cut"] <= 29
+
+
+def test_the_leak_scan_finds_a_card_it_should_not_see() -> None:
+    """The scan above must be able to fail: plant another seat's card in a hand."""
+    state = new_deal(Ruleset.bulgarian(), 3, full_deck(Ruleset.bulgarian()))
+    record = deal_record(state)
+    honest = view(state, 0).to_dict()
+    frames = [{"t": "deal", "v": 1, "d": {"number": 1, "deal": honest}}]
+    assert leaks(frames, 0, [record]) == []
+    planted = {**honest, "hand": [*honest["hand"], str(state.hand(1)[0])]}
+    frames.append({"t": "action", "v": 2, "d": {"seat": 0, "deal": planted}})
+    assert len(leaks(frames, 0, [record])) == 1
+    assert len(leaks(frames[:1], None, [record])) == len(honest["hand"])
