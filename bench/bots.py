@@ -1,0 +1,178 @@
+"""Bot strength and speed: duplicate matches between two bot levels.
+
+Every match is played twice on the same sequence of decks and dealers, with the two levels
+swapping seats, so the luck of the cards cancels out. Reported:
+
+- `mean_diff`: level A's match points minus level B's per deal, averaged over both seatings,
+  with hanging points left out (they belong to the deal that collects them), and its 95%
+  confidence interval over the deal pairs;
+- `win_rate_a`: the share of matches (to the target: 151 Bulgarian, the preset's or `--target`
+  French) that level A wins;
+- each level's decision time, p50/p95 over all its decisions and over those with a real
+  choice (more than one legal action).
+
+    python -m bench.bots --preset bulgarian --deals 200 --a strong --b basic --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bots import LEVELS, Bot, make_bot
+from app.rules import Card, DealState, Ruleset, apply, full_deck, new_deal, new_match, record_deal
+from app.rules import view as seat_view
+
+
+@dataclass
+class PairResult:
+    """One duplicate match pair: per-deal differences, who won each match, decision times."""
+
+    diffs: list[float] = field(default_factory=list)
+    a_wins: int = 0
+    matches: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    choice_times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def _deck(ruleset: Ruleset, seed: int, pair: int, number: int) -> list[Card]:
+    deck = full_deck(ruleset)
+    random.Random(f"{seed}/{pair}/{number}").shuffle(deck)
+    return deck
+
+
+def _play(state: DealState, bots: list[Bot], levels: list[str], out: PairResult) -> DealState:
+    while state.turn is not None:
+        seat = state.turn
+        v = seat_view(state, seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(v)
+        elapsed = time.perf_counter() - start
+        out.times.setdefault(levels[seat], []).append(elapsed)
+        if len(v.legal) > 1:
+            out.choice_times.setdefault(levels[seat], []).append(elapsed)
+        state = apply(state, action)
+    return state
+
+
+def _own_points(state: DealState, team: int) -> int:
+    """A team's match points for the deal itself, without hanging points collected."""
+    result = state.result
+    assert result is not None
+    points = result.mp[team] or 0
+    return points - (state.hanging_in if result.winner == team else 0)
+
+
+def play_pair(args: tuple[str, str, str, int | None, int, int]) -> PairResult:
+    """Both seatings of one match; deals continue until both matches are over."""
+    preset, level_a, level_b, target, seed, pair = args
+    ruleset = Ruleset.from_dict({"preset": preset, "house_rules": {}})
+    first_dealer = random.Random(f"{seed}/{pair}").randrange(4)
+    out = PairResult()
+    seatings = []
+    for a_team in (0, 1):
+        levels = [level_a if s % 2 == a_team else level_b for s in range(4)]
+        bots = [make_bot(lv, random.Random(f"{seed}/{pair}/{s}")) for s, lv in enumerate(levels)]
+        seatings.append((a_team, levels, bots, new_match(ruleset, first_dealer, target)))
+    number = 0
+    while not all(m.finished for *_, m in seatings):
+        deck = _deck(ruleset, seed, pair, number)
+        diff = 0.0
+        for i, (a_team, levels, bots, match) in enumerate(seatings):
+            if match.finished:
+                state = new_deal(ruleset, (first_dealer + number) % 4, deck)
+            else:
+                state = match.start_deal(deck)
+            state = _play(state, bots, levels, out)
+            diff += _own_points(state, a_team) - _own_points(state, 1 - a_team)
+            if not match.finished:
+                match = record_deal(match, state)
+                seatings[i] = (a_team, levels, bots, match)
+                if match.finished:
+                    out.matches += 1
+                    out.a_wins += match.winner == a_team
+        out.diffs.append(diff / 2)
+        number += 1
+    return out
+
+
+def _percentiles(times: list[float]) -> dict[str, float | int]:
+    ordered = sorted(times)
+
+    def ms(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+    return {"n": len(ordered), "p50_ms": ms(0.5), "p95_ms": ms(0.95)} if ordered else {"n": 0}
+
+
+def run(
+    preset: str, deals: int, level_a: str, level_b: str, target: int | None, seed: int, workers: int
+) -> dict[str, Any]:
+    start = time.perf_counter()
+    total = PairResult()
+    tasks = [(preset, level_a, level_b, target, seed, pair) for pair in range(deals)]
+    with multiprocessing.Pool(workers) as pool:
+        for result in pool.imap(play_pair, tasks):
+            total.diffs += result.diffs
+            total.a_wins += result.a_wins
+            total.matches += result.matches
+            for level, times in result.times.items():
+                total.times.setdefault(level, []).extend(times)
+            for level, times in result.choice_times.items():
+                total.choice_times.setdefault(level, []).extend(times)
+            if len(total.diffs) >= deals:
+                pool.terminate()
+                break
+    n = len(total.diffs)
+    mean = statistics.fmean(total.diffs)
+    half = 1.96 * statistics.stdev(total.diffs) / math.sqrt(n) if n > 1 else math.inf
+    wins = total.a_wins / total.matches
+    win_half = 1.96 * math.sqrt(wins * (1 - wins) / total.matches)
+    return {
+        "preset": preset,
+        "a": level_a,
+        "b": level_b,
+        "target": target
+        if target is not None
+        else Ruleset.from_dict({"preset": preset, "house_rules": {}}).default_target,
+        "deals": n,
+        "mean_diff": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "matches": total.matches,
+        "win_rate_a": round(wins, 3),
+        "win_rate_ci95": [round(wins - win_half, 3), round(wins + win_half, 3)],
+        "decision_time": {lv: _percentiles(t) for lv, t in sorted(total.times.items())},
+        "choice_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_times.items())},
+        "workers": workers,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", choices=("bulgarian", "french"), default="bulgarian")
+    parser.add_argument("--deals", type=int, default=200, help="deal pairs, at least")
+    parser.add_argument("--a", choices=LEVELS, default="strong")
+    parser.add_argument("--b", choices=LEVELS, default="basic")
+    parser.add_argument("--target", type=int, default=None, help="match target (preset's)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes (timings are per core)")
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    args = parser.parse_args(argv)
+    report = run(args.preset, args.deals, args.a, args.b, args.target, args.seed, args.workers)
+    if args.json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:>14}: {value}")
+
+
+if __name__ == "__main__":
+    main()
