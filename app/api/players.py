@@ -13,11 +13,11 @@ from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
-NAME_MAX = 24
+NAME_MAX = 32
 
 
 def clean_name(raw: str) -> str:
-    """A display name: trimmed, 1..24 characters, no control or format characters."""
+    """A display name: trimmed, 1..32 characters, no control or format characters."""
     name = unicodedata.normalize("NFC", raw).strip()
     if not 1 <= len(name) <= NAME_MAX:
         raise ValueError(f"a name has 1 to {NAME_MAX} characters")

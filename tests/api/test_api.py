@@ -1,0 +1,106 @@
+"""The REST API over a real server: guests, rooms, seats, start, history, errors."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.conftest import new_guest
+
+
+async def test_health_and_openapi(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/healthz")).json() == {"status": "ok"}
+    assert (await http.get("/docs")).status_code == 200
+    paths = (await http.get("/openapi.json")).json()["paths"]
+    assert "/api/rooms" in paths and "/api/matches/{match_id}/record" in paths
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 33, "tab\there", "nul\x00", "rtl\u202e"])
+async def test_bad_names_are_refused(http: httpx.AsyncClient, name: str) -> None:
+    response = await http.post("/api/players", json={"name": name})
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "bad_request"
+
+
+async def test_a_guest_keeps_a_name_as_text_and_is_known_by_token(http: httpx.AsyncClient) -> None:
+    guest = await new_guest(http, " <img src=x onerror=alert(1)> ")
+    assert guest.name == "<img src=x onerror=alert(1)>"
+    me = await http.get("/api/players/me", headers=guest.auth)
+    assert me.json() == {"id": guest.id, "name": guest.name}
+    renamed = await http.patch("/api/players/me", json={"name": "Ivana"}, headers=guest.auth)
+    assert renamed.json()["name"] == "Ivana"
+    missing = await http.get("/api/players/me")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (401, "not_authenticated")
+    forged = await http.get("/api/players/me", headers={"Authorization": "Bearer nope"})
+    assert (forged.status_code, forged.json()["error"]["code"]) == (401, "bad_token")
+
+
+async def test_rooms_seats_bots_and_start(http: httpx.AsyncClient) -> None:
+    host, guest = await new_guest(http, "Host"), await new_guest(http, "Guest")
+    bad = await http.post("/api/rooms", json={"rules": {"preset": "chess"}}, headers=host.auth)
+    assert (bad.status_code, bad.json()["error"]["code"]) == (422, "bad_rules")
+    public = await http.post(
+        "/api/rooms",
+        json={"rules": {"preset": "french", "house_rules": {"announces": True}}, "public": True},
+        headers=host.auth,
+    )
+    private = await http.post("/api/rooms", json={"target": 101}, headers=host.auth)
+    assert public.status_code == private.status_code == 201
+    code = private.json()["room"]["code"]
+    assert len(code) >= 16  # 96 random bits
+    listed = [r["code"] for r in (await http.get("/api/rooms")).json()]
+    assert public.json()["room"]["code"] in listed and code not in listed
+    room = (await http.get(f"/api/rooms/{code}")).json()["room"]
+    assert room["target"] == 101 and room["seats"][0]["player"]["id"] == host.id
+    assert (await http.get("/api/rooms/doesnotexist")).json()["error"]["code"] == "unknown_room"
+
+    async def expect(response: httpx.Response, status: int, error: str) -> None:
+        assert (response.status_code, response.json()["error"]["code"]) == (status, error)
+
+    await expect(
+        await http.put(f"/api/rooms/{code}/seats/0", headers=guest.auth), 409, "seat_taken"
+    )
+    await expect(await http.put(f"/api/rooms/{code}/seats/4", headers=guest.auth), 422, "bad_seat")
+    await expect(
+        await http.put(f"/api/rooms/{code}/seats/2/bot", headers=guest.auth), 403, "not_host"
+    )
+    await expect(await http.post(f"/api/rooms/{code}/start", headers=host.auth), 409, "seats_empty")
+    await expect(await http.put(f"/api/rooms/{code}/seats/1"), 401, "not_authenticated")
+    moved = await http.put(f"/api/rooms/{code}/seats/1", headers=guest.auth)
+    moved = await http.put(f"/api/rooms/{code}/seats/2", headers=guest.auth)
+    seats = moved.json()["room"]["seats"]
+    assert seats[1]["player"] is None and seats[2]["player"]["id"] == guest.id
+    assert (await http.put(f"/api/rooms/{code}/seats/1/bot", headers=host.auth)).status_code == 200
+    started = await http.post(
+        f"/api/rooms/{code}/start", json={"fill_with_bots": True}, headers=host.auth
+    )
+    assert started.status_code == 200
+    room = started.json()["room"]
+    assert room["status"] == "playing" and [s["bot"] for s in room["seats"]] == [
+        False,
+        True,
+        False,
+        True,
+    ]
+    await expect(
+        await http.delete(f"/api/rooms/{code}/seats/me", headers=guest.auth),
+        409,
+        "match_in_progress",
+    )
+
+    # History: the match is listed; the deal in progress is not exported.
+    matches = (await http.get(f"/api/players/{guest.id}/matches")).json()
+    assert [m["id"] for m in matches] == [room["match_id"]]
+    detail = (await http.get(f"/api/matches/{room['match_id']}")).json()
+    assert detail["deals"][0]["finished"] is False and "deck" not in detail["deals"][0]
+    await expect(
+        await http.get(f"/api/matches/{room['match_id']}/deals/1/record"), 404, "unknown_deal"
+    )
+    await expect(await http.get("/api/matches/nope"), 404, "unknown_match")
+    await expect(await http.get("/api/players/nope/matches"), 404, "unknown_player")
+
+
+async def test_rules_lists_presets_and_house_rules(http: httpx.AsyncClient) -> None:
+    rules = (await http.get("/api/rules")).json()
+    assert set(rules["presets"]) >= {"bulgarian", "french"}
+    assert {"name", "default", "explanation"} <= set(rules["house_rules"][0])
