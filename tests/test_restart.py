@@ -1,0 +1,99 @@
+"""kill -9 in the middle of deals, start again: every room continues at the same card.
+
+The server runs as ``python -m app`` in a subprocess (migrations included), is killed with
+SIGKILL while clients are connected, and restarted on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import AsyncExitStack, contextmanager
+
+import httpx
+
+from app.settings import Settings
+from tests.conftest import Server, free_port, new_guest, ws_client
+from tests.transport.test_bad_input import latest_deal
+
+
+@contextmanager
+def server_process(database_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "BELOTE_PORT": str(port),
+        "BELOTE_BOT_DELAY_SECONDS": "0",
+        "BELOTE_DEFAULT_TURN_SECONDS": "0",
+        "BELOTE_LOG_LEVEL": "warning",
+    }
+    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait()
+
+
+async def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+    async with httpx.AsyncClient(base_url=url) as http:
+        while True:
+            assert process.poll() is None, "the server exited"
+            try:
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                await asyncio.sleep(0.05)
+
+
+async def test_a_killed_server_restores_every_room_at_the_same_card(database_url: str) -> None:
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", Settings(database_url=database_url))
+    codes: list[str] = []
+    seen: dict[str, tuple[int, dict[str, object]]] = {}
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            hosts = [await new_guest(http, f"Host {i}") for i in range(3)]
+            for host in hosts:
+                created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+                codes.append(created.json()["room"]["code"])
+                await http.post(f"/api/rooms/{codes[-1]}/start", headers=host.auth)
+            async with AsyncExitStack() as stack:
+                for host, code in zip(hosts, codes, strict=True):
+                    client = await stack.enter_async_context(ws_client(server, code, host.token))
+                    # Play a different number of this seat's turns in each room.
+                    for _ in range(3 + 4 * codes.index(code)):
+                        while not latest_deal(client)[1]["legal"]:
+                            await client.recv()
+                        v, deal = latest_deal(client)
+                        reply = await client.reply(await client.send("act", deal["legal"][-1], v=v))
+                        assert reply["t"] == "ack"
+                    while not latest_deal(client)[1]["legal"]:
+                        await client.recv()  # the bots answered: the host is to act again
+                    seen[code] = (client.version, latest_deal(client)[1])
+                process.send_signal(signal.SIGKILL)  # clients still connected, mid-deal
+                process.wait()
+
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        for host, code in zip(hosts, codes, strict=True):
+            version, deal = seen[code]
+            async with ws_client(server, code, host.token, version=version) as client:
+                # Nothing was missed: what comes is the news of this very connection.
+                assert [(f["t"], f.get("v")) for f in client.frames] == [
+                    ("room", version + 1),
+                    ("ack", None),
+                ]
+            async with ws_client(server, code, host.token) as client:
+                snapshot = client.frames[0]
+                assert snapshot["t"] == "snapshot"
+                assert snapshot["d"]["deal"] == deal  # the same deal, at the same card
+                legal = snapshot["d"]["deal"]["legal"]
+                reply = await client.reply(await client.send("act", legal[0], v=snapshot["v"]))
+                assert reply["t"] == "ack"
