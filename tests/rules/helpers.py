@@ -488,3 +488,15 @@ def bids_for(dealer: int, bidder: int, contract: str, extra: Sequence[str] = ())
     three passes (BG-7). `extra` are the calls that follow the contract in seat order."""
     before = (bidder - dealer - 1) % 4
     return ["pass"] * before + [contract, *extra, "pass", "pass", "pass"]
+
+
+def snapshot(state: DealState) -> str:
+    """Everything observable of a state: its record and every seat's and a spectator's view."""
+    from app.rules import deal_record, view
+
+    views = [view(state, seat).to_dict() for seat in (*range(4), None)]
+    return json.dumps([deal_record(state), views], sort_keys=True)
+
+
+def hand_texts(state: DealState, seat: int) -> set[str]:
+    return {str(c) for c in state.hand(seat)}
