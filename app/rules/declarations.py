@@ -145,7 +145,8 @@ def check(
 def _quinte_and_tierce(run: int, taken: list[Declaration]) -> bool:
     """BG-13: a run of 8 may be declared as its quinte to the ace plus the tierce below it."""
     lengths = sorted(len(d.cards) for d in taken)
-    return run.bit_count() == 8 and lengths == [3, 5] and max(d.top for d in taken) == 7
+    quinte_top = max(d.top for d in taken if len(d.cards) == 5) if lengths == [3, 5] else -1
+    return run.bit_count() == 8 and quinte_top == 7
 
 
 def _carre_and_sequence(earlier: list[Declaration], new: Declaration) -> bool:
