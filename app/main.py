@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, matches, players, rooms
@@ -85,6 +86,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    if (STATIC / "index.html").is_file():
+    index = STATIC / "index.html"
+    if index.is_file():
+
+        @app.get("/r/{code}", include_in_schema=False)
+        async def invite(code: str) -> FileResponse:
+            """An invite link opens the client, which reads the code from the address."""
+            return FileResponse(index)
+
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app
