@@ -1,0 +1,137 @@
+// One room's WebSocket: hello with the seat token and the last version seen, gapless versions,
+// commands answered by ack/error (matched by id), and reconnection by itself with backoff.
+const CLOSE_UNKNOWN_ROOM = 4404;
+
+export class RoomConnection {
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token;
+    this.h = handlers; // { frame(frame), status(state), error(errorData) }
+    this.version = null; // the last version applied
+    this.pending = new Map();
+    this.nextId = 1;
+    this.closed = false;
+    this.ws = null;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}`);
+    this.ws = ws;
+    this.h.status(this.attempt ? "reconnecting" : "connecting");
+    ws.addEventListener("open", () => {
+      const hello = {};
+      if (this.token) hello.token = this.token;
+      if (this.version !== null) hello.v = this.version;
+      this.rawSend("hello", hello).then(
+        () => {
+          const wasRetry = this.attempt > 0;
+          this.attempt = 0;
+          this.h.status(wasRetry ? "reconnected" : "open");
+        },
+        () => {},
+      );
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => this.dropped(ws, event));
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (this.ws && this.ws.readyState === WebSocket.OPEN) this.rawSend("ping", {}).catch(() => {});
+    }, 25000);
+  }
+
+  dropped(ws, event) {
+    if (ws !== this.ws) return;
+    for (const { reject } of this.pending.values()) reject({ code: "network", message: "connection lost" });
+    this.pending.clear();
+    if (this.closed) return;
+    if (event.code === CLOSE_UNKNOWN_ROOM) {
+      this.closed = true;
+      this.h.status("gone");
+      return;
+    }
+    this.attempt += 1;
+    this.h.status("reconnecting");
+    const delay = Math.min(5000, 300 * 2 ** Math.min(this.attempt - 1, 5));
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (frame.t === "ack" || frame.t === "error") {
+      const id = frame.d && frame.d.id;
+      const waiter = id !== null && id !== undefined ? this.pending.get(String(id)) : null;
+      if (waiter) {
+        this.pending.delete(String(id));
+        if (frame.t === "ack") waiter.resolve(frame.d);
+        else waiter.reject(frame.d);
+      } else if (frame.t === "error") {
+        this.h.error(frame.d);
+      }
+      return;
+    }
+    if (typeof frame.v === "number") {
+      if (frame.t !== "snapshot" && this.version !== null) {
+        if (frame.v <= this.version) return; // already applied
+        if (frame.v > this.version + 1) {
+          // A gap: reconnect from the last version we hold; the server replays or sends a snapshot.
+          this.restart();
+          return;
+        }
+      }
+      this.version = frame.v;
+    }
+    this.h.frame(frame);
+  }
+
+  rawSend(t, d, extra = {}) {
+    const id = `c${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: "network", message: "not connected" });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ t, id, d, ...extra }));
+    });
+  }
+
+  /** A command; acts carry the version they were based on so stale or doubled clicks are refused. */
+  send(t, d = {}) {
+    const extra = t === "act" && this.version !== null ? { v: this.version } : {};
+    return this.rawSend(t, d, extra);
+  }
+
+  restart() {
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      old.close();
+      this.dropped(old, { code: 1000 }); // no-op for a stale socket; keeps state consistent
+    }
+    this.attempt = Math.max(this.attempt, 1);
+    clearTimeout(this.retryTimer);
+    this.open();
+  }
+
+  /** For tests and for the network going away: drop the socket as a broken network would. */
+  simulateDrop() {
+    if (this.ws) this.ws.close(4000, "simulated drop");
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000, "leaving");
+  }
+}

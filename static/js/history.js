@@ -1,0 +1,287 @@
+// History: your matches, a match's scoresheet and deals, and a step-by-step replay of a deal
+// (bids, every trick, all four hands) with its record downloadable as JSON.
+import { get } from "./api.js";
+import { clear, h, replace } from "./dom.js";
+import { getPlayer } from "./identity.js";
+import { t } from "./i18n.js";
+import { cardFace, cardText, layoutHand } from "./cards.js";
+import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
+import { showError } from "./ui.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+
+function seatLabel(seats, seat) {
+  const s = seats.find((x) => x.seat === seat);
+  if (!s) return t("seat_n", { n: seat + 1 });
+  return s.bot ? `${t("bot")} ${seat + 1}` : s.name || t("seat_n", { n: seat + 1 });
+}
+
+function teamLabels(seats, us, withNames = true) {
+  const out = [];
+  for (const team of [0, 1]) {
+    const who = `${seatLabel(seats, team)} & ${seatLabel(seats, team + 2)}`;
+    const label = team === us ? t("team_us") : t("team_them");
+    out[team] = withNames ? `${label} (${who})` : label;
+  }
+  return out;
+}
+
+function mySeat(match) {
+  const player = getPlayer();
+  if (match.your_seat !== undefined && match.your_seat !== null) return match.your_seat;
+  const mine = player ? match.seats.find((s) => s.player === player.id) : null;
+  return mine ? mine.seat : 0;
+}
+
+function downloadButton(label, path, filename, id) {
+  return h("button", {
+    type: "button",
+    id,
+    text: label,
+    onclick: async () => {
+      try {
+        const record = await get(path);
+        const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+        const url = URL.createObjectURL(blob);
+        const a = h("a", { href: url, download: filename });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10000);
+      } catch (error) {
+        showError(error);
+      }
+    },
+  });
+}
+
+export function showHistory(app) {
+  const box = h("section", { class: "panel wide", id: "history" }, h("h2", { text: t("history") }), h("p", { class: "muted", text: t("loading") }));
+  app.append(box);
+  const player = getPlayer();
+  if (!player) {
+    replace(box, h("h2", { text: t("history") }), h("p", { text: t("history_needs_name") }), h("a", { class: "button", href: "#/", text: t("nav_lobby") }));
+    return {};
+  }
+  get(`/api/players/${encodeURIComponent(player.id)}/matches`)
+    .then((matches) => {
+      clear(box);
+      box.append(h("h2", { text: t("history") }));
+      if (!matches.length) {
+        box.append(h("p", { text: t("no_history") }));
+        return;
+      }
+      box.append(
+        h(
+          "table",
+          { class: "history-table" },
+          h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score"), ""].map((x) => h("th", { text: x })))),
+          h(
+            "tbody",
+            {},
+            matches.map((m) => {
+              const us = m.your_seat % 2;
+              const sheet = m.scoresheet || { scores: [0, 0] };
+              const verdict = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
+              return h(
+                "tr",
+                { dataset: { match: m.id } },
+                h("td", { text: new Date(m.started_at + (m.started_at.endsWith("Z") ? "" : "Z")).toLocaleString() }),
+                h("td", { text: t(`preset_${m.rules.preset}`) }),
+                h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
+                h("td", { text: `${sheet.scores[us]} – ${sheet.scores[1 - us]} (${verdict})` }),
+                h("td", {}, h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") })),
+              );
+            }),
+          ),
+        ),
+      );
+    })
+    .catch((error) => {
+      showError(error);
+      replace(box, h("h2", { text: t("history") }), h("p", { class: "muted", text: t("err_network") }));
+    });
+  return {};
+}
+
+export function showMatch(app, matchId) {
+  const box = h("section", { class: "panel wide", id: "match" }, h("p", { class: "muted", text: t("loading") }));
+  app.append(box);
+  get(`/api/matches/${encodeURIComponent(matchId)}`)
+    .then((match) => {
+      const us = mySeat(match) % 2;
+      const names = teamLabels(match.seats, us);
+      clear(box);
+      box.append(
+        h("h2", { text: `${t(`preset_${match.rules.preset}`)} — ${t("target")} ${match.target}` }),
+        match.scoresheet ? scoresheetTable(match.scoresheet, us, names) : null,
+        h("p", {}, downloadButton(t("download_match"), `/api/matches/${encodeURIComponent(matchId)}/record`, `match-${matchId}.json`, "download-match")),
+        h("h3", { text: t("deals") }),
+        h(
+          "ol",
+          { class: "deal-list" },
+          match.deals.map((d) =>
+            h(
+              "li",
+              {},
+              h("span", { text: `${t("deal_n", { n: d.number })} · ` }),
+              d.result && !d.result.void ? contractBadge(d.result.contract, d.result.multiplier) : h("span", { text: d.finished ? t("void_deal") : t("unfinished") }),
+              " ",
+              d.finished ? h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}/d/${d.number}`, text: t("replay") }) : null,
+            ),
+          ),
+        ),
+      );
+    })
+    .catch((error) => {
+      showError(error);
+      replace(box, h("p", { class: "muted", text: t("err_unknown_match") }));
+    });
+  return {};
+}
+
+/** Cards each seat held: what it played, or for a void deal the five it was dealt (C-9). */
+function initialHands(record) {
+  const hands = [[], [], [], []];
+  for (const a of record.actions) if (a.play) hands[a.seat].push(a.play);
+  if (hands.some((x) => x.length)) return hands;
+  const packets = record.rules.preset === "french" && record.rules.house_rules && record.rules.house_rules.deal_packets === "2-3" ? [2, 3] : [3, 2];
+  let i = 0;
+  for (const size of packets) {
+    for (let k = 1; k <= 4; k++) {
+      const seat = (record.dealer + k) % 4;
+      hands[seat].push(...record.deck.slice(i, i + size));
+      i += size;
+    }
+  }
+  return hands;
+}
+
+export function showReplay(app, matchId, number) {
+  const box = h("section", { class: "panel wide replay", id: "replay" }, h("p", { class: "muted", text: t("loading") }));
+  app.append(box);
+  let step = 0;
+  let data = null;
+
+  function onKey(event) {
+    if (!data) return;
+    if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === "ArrowLeft") go(step - 1);
+    else return;
+    event.preventDefault();
+  }
+
+  function go(next) {
+    step = Math.max(0, Math.min(data.record.actions.length, next));
+    draw();
+  }
+
+  function draw() {
+    const { record, result, match } = data;
+    const seats = match.seats;
+    const us = mySeat(match) % 2;
+    const base = mySeat(match);
+    const pos = (seat) => POSITIONS[(seat - base + 4) % 4];
+    const done = record.actions.slice(0, step);
+    const hands = initialHands(record).map((cards) => [...cards]);
+    const bids = [];
+    let trick = [];
+    let lastTrick = null;
+    let tricksDone = 0;
+    const announced = [];
+    for (const a of done) {
+      if (a.bid) bids.push(a);
+      if (a.play) {
+        hands[a.seat] = hands[a.seat].filter((c) => c !== a.play);
+        if (trick.length === 4) trick = [];
+        trick.push(a);
+        if (a.declare) for (const d of a.declare) announced.push({ seat: a.seat, cards: d });
+        if (a.belote) announced.push({ seat: a.seat, belote: true });
+        if (trick.length === 4) {
+          lastTrick = result && result.tricks ? result.tricks[tricksDone] : null;
+          tricksDone += 1;
+        }
+      }
+    }
+    const winner = trick.length === 4 && lastTrick ? lastTrick.winner : null;
+    const finished = step === record.actions.length;
+    const TAKEN = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+    let contract = null;
+    let multiplier = 1;
+    for (const b of bids) {
+      if (b.bid === "contra") multiplier = 2;
+      else if (b.bid === "recontra") multiplier = 4;
+      else if (b.bid !== "pass") {
+        contract = b.bid === "take" ? TAKEN[record.deck[20][1]] : b.bid;
+        multiplier = 1;
+      }
+    }
+
+    const seatsView = [0, 1, 2, 3].map((seat) =>
+      h(
+        "div",
+        { class: `seat pos-${pos(seat)} team-${seat % 2 === us ? "us" : "them"}` },
+        h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? h("span", { class: "badge dealer", text: "D" }) : null),
+        h("div", { class: "open-hand" }, layoutHand(hands[seat]).map((c) => cardFace(c, { extraClass: "small" }))),
+        h(
+          "div",
+          { class: "seat-extras" },
+          announced
+            .filter((x) => x.seat === seat)
+            .map((x) => h("span", { class: "bubble decl" }, x.belote ? t("belote_line") : [t(`kind_${x.cards.length === 4 && x.cards.every((c) => c[0] === x.cards[0][0]) ? "carre" : { 3: "tierce", 4: "quarte", 8: "quinte_tierce" }[x.cards.length] || "quinte"}`), " ", x.cards.map((c) => cardText(c))])),
+        ),
+      ),
+    );
+    const slots = {};
+    for (const a of trick) slots[pos(a.seat)] = cardFace(a.play, { extraClass: a.seat === winner ? "winner" : "" });
+    const center =
+      trick.length || !bids.length || step > bids.length
+        ? h("div", { class: "trick" }, POSITIONS.map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)
+        : h("div", { class: "bidding" }, h("ol", { class: "bid-log" }, bids.map((b) => h("li", { text: `${seatLabel(seats, b.seat)}: ${contractLabel(b.bid)}` }))));
+
+    clear(box);
+    box.append(
+      h("h2", { text: t("replay_of", { n: number }) }),
+      h(
+        "div",
+        { class: "replay-controls" },
+        h("button", { type: "button", id: "replay-first", text: `⏮ ${t("first")}`, onclick: () => go(0) }),
+        h("button", { type: "button", id: "replay-prev", text: `◀ ${t("prev")}`, onclick: () => go(step - 1) }),
+        h("span", { class: "step", id: "replay-step", text: t("step", { i: step, n: record.actions.length }) }),
+        h("button", { type: "button", id: "replay-next", text: `${t("next")} ▶`, onclick: () => go(step + 1) }),
+        h("button", { type: "button", id: "replay-last", text: `${t("last")} ⏭`, onclick: () => go(record.actions.length) }),
+        downloadButton(t("download_json"), `/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`, `deal-${matchId}-${number}.json`, "download-deal"),
+        h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}`, text: t("scoresheet") }),
+      ),
+      h(
+        "div",
+        { class: "contract-line" },
+        h("span", { class: "label", text: `${t("contract")}: ` }),
+        contract ? contractBadge(contract, multiplier) : h("span", { text: t("no_contract") }),
+        h("span", { class: "muted", text: ` · ${t("bids_history")}: ${bids.map((b) => `${seatLabel(seats, b.seat)} ${contractLabel(b.bid)}`).join(", ") || "—"}` }),
+      ),
+      h("div", { class: "table replay-table" }, h("div", { class: "felt" }, seatsView, h("div", { class: "center" }, center))),
+      finished && result ? breakdownTable(result, us, teamLabels(seats, us, false), (seat) => seatLabel(seats, seat)) : null,
+    );
+  }
+
+  Promise.all([get(`/api/matches/${encodeURIComponent(matchId)}`), get(`/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`)])
+    .then(([match, record]) => {
+      const deal = match.deals.find((d) => d.number === number);
+      data = { match, record, result: deal ? deal.result : null };
+      draw();
+      document.addEventListener("keydown", onKey);
+    })
+    .catch((error) => {
+      showError(error);
+      replace(box, h("p", { class: "muted", text: t("err_unknown_deal") }));
+    });
+  return {
+    leave() {
+      document.removeEventListener("keydown", onKey);
+    },
+    relang() {
+      if (data) draw();
+    },
+  };
+}

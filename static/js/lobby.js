@@ -1,0 +1,236 @@
+// The lobby: your name, the public rooms, creating a room, joining by invite link or code.
+import { ApiError, get, patch, post } from "./api.js";
+import { clear, h, replace } from "./dom.js";
+import { getPlayer, setPlayer } from "./identity.js";
+import { t } from "./i18n.js";
+import { go, seatName, showError, toast } from "./ui.js";
+
+/** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
+export async function saveName(name) {
+  const player = getPlayer();
+  try {
+    if (player) {
+      const renamed = await patch("/api/players/me", { name });
+      setPlayer({ ...player, name: renamed.name });
+    } else {
+      const created = await post("/api/players", { name });
+      setPlayer({ id: created.id, name: created.name, token: created.token });
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "bad_token" && player) {
+      // The server forgot us (new database): start again as a new guest.
+      localStorage.removeItem("belote.player");
+      return saveName(name);
+    }
+    showError(error);
+    return null;
+  }
+  window.dispatchEvent(new Event("belote:identity"));
+  return getPlayer();
+}
+
+export function nameForm(onSaved) {
+  const player = getPlayer();
+  const input = h("input", {
+    id: "name-input",
+    name: "name",
+    maxlength: "24",
+    required: true,
+    autocomplete: "nickname",
+    value: player ? player.name : "",
+  });
+  const form = h(
+    "form",
+    { class: "name-form", id: "name-form" },
+    h("label", { for: "name-input", text: t("your_name") }),
+    input,
+    h("button", { type: "submit", class: "primary", text: t("save") }),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    const saved = await saveName(name);
+    if (saved) {
+      toast(t("name_saved"));
+      if (onSaved) onSaved(saved);
+    }
+  });
+  return form;
+}
+
+function roomRow(room) {
+  const seats = room.seats.map((s) => seatName(room, s.seat)).join(" · ");
+  return h(
+    "li",
+    { class: "room-row", dataset: { code: room.code } },
+    h(
+      "div",
+      { class: "room-main" },
+      h("strong", { text: t(`preset_${room.rules.preset}`) }),
+      h("span", { class: "muted", text: ` · ${t("target")} ${room.target} · ${t(`status_${room.status}`)}` }),
+      h("div", { class: "room-seats", text: seats }),
+    ),
+    h("a", {
+      class: "button",
+      href: `#/r/${encodeURIComponent(room.code)}`,
+      text: room.status === "waiting" ? t("join") : t("watch"),
+    }),
+  );
+}
+
+async function loadRooms(list) {
+  try {
+    const rooms = await get("/api/rooms");
+    replace(list, rooms.length ? rooms.map(roomRow) : h("li", { class: "muted", text: t("no_public_rooms") }));
+  } catch (error) {
+    replace(list, h("li", { class: "muted", text: t("err_network") }));
+    showError(error);
+  }
+}
+
+function createForm(rules) {
+  const preset = h(
+    "select",
+    { id: "preset", name: "preset" },
+    rules.presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })),
+  );
+  const houseBox = h("div", { class: "house-rules" });
+  const target = h("input", { id: "target", name: "target", type: "number", min: "1", max: "100000", inputmode: "numeric" });
+  const turn = h(
+    "select",
+    { id: "turn", name: "turn" },
+    [0, 15, 30, 60, 120].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
+  );
+  turn.value = "30";
+  const visibility = h(
+    "fieldset",
+    { class: "inline" },
+    h("legend", { text: t("visibility") }),
+    h("label", {}, h("input", { type: "radio", name: "visibility", value: "private", checked: true }), " ", t("private")),
+    h("label", {}, h("input", { type: "radio", name: "visibility", value: "public" }), " ", t("public")),
+  );
+  const bots = h(
+    "fieldset",
+    { class: "inline" },
+    h("legend", { text: t("bots_in_seats") }),
+    [1, 2, 3].map((seat) =>
+      h("label", {}, h("input", { type: "checkbox", name: "bot", value: String(seat), id: `bot-${seat}` }), " ", t("seat_n", { n: seat + 1 })),
+    ),
+  );
+
+  function fillHouseRules() {
+    const p = preset.value;
+    target.placeholder = t("target_default", { n: p === "french" ? 1000 : 151 });
+    replace(
+      houseBox,
+      rules.house_rules
+        .filter((rule) => rule.presets.includes(p))
+        .map((rule) => {
+          const id = `hr-${rule.name}`;
+          let control;
+          if (typeof rule.default === "boolean") {
+            control = h("input", { type: "checkbox", id, name: rule.name, checked: rule.default });
+          } else {
+            control = h("select", { id, name: rule.name }, rule.choices.map((c) => h("option", { value: String(c), text: String(c) })));
+            control.value = String(rule.default);
+          }
+          return h(
+            "div",
+            { class: "house-rule" },
+            control,
+            h("label", { for: id }, h("code", { text: rule.name.replaceAll("_", " ") }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
+            h("p", { class: "explain", text: rule.explanation }),
+          );
+        }),
+    );
+  }
+  preset.addEventListener("change", fillHouseRules);
+  fillHouseRules();
+
+  const form = h(
+    "form",
+    { class: "create-form", id: "create-form" },
+    h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset),
+    h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
+    h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
+    h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
+    visibility,
+    bots,
+    h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!getPlayer()) {
+      toast(t("name_needed"), { kind: "error" });
+      document.getElementById("name-input")?.focus();
+      return;
+    }
+    const house = {};
+    for (const rule of rules.house_rules.filter((r) => r.presets.includes(preset.value))) {
+      const el = form.querySelector(`#hr-${rule.name}`);
+      const value = typeof rule.default === "boolean" ? el.checked : el.value;
+      if (value !== rule.default) house[rule.name] = value;
+    }
+    const body = {
+      rules: { preset: preset.value, house_rules: house },
+      public: form.querySelector('input[name="visibility"]:checked').value === "public",
+      turn_seconds: Number(turn.value),
+      bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
+    };
+    if (target.value) body.target = Number(target.value);
+    try {
+      const created = await post("/api/rooms", body);
+      go(`#/r/${encodeURIComponent(created.room.code)}`);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  return form;
+}
+
+function joinForm() {
+  const input = h("input", { id: "join-code", name: "code", placeholder: "https://…/#/r/…", autocomplete: "off" });
+  const form = h(
+    "form",
+    { class: "join-form" },
+    h("label", { for: "join-code", text: t("join_by_code") }),
+    input,
+    h("button", { type: "submit", text: t("join") }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const raw = input.value.trim();
+    const m = raw.match(/\/r\/([\w-]+)\/?$/) || raw.match(/^([\w-]+)$/);
+    if (m) go(`#/r/${encodeURIComponent(m[1])}`);
+  });
+  return form;
+}
+
+export function showLobby(app) {
+  const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
+  const createBox = h("section", { class: "panel" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
+  app.append(
+    h(
+      "div",
+      { class: "lobby" },
+      h("section", { class: "panel" }, nameForm(), joinForm()),
+      h(
+        "section",
+        { class: "panel" },
+        h("div", { class: "panel-head" }, h("h2", { text: t("public_rooms") }), h("button", { type: "button", text: t("refresh"), onclick: () => loadRooms(list) })),
+        list,
+      ),
+      createBox,
+    ),
+  );
+  loadRooms(list);
+  get("/api/rules")
+    .then((rules) => {
+      clear(createBox);
+      createBox.append(h("h2", { text: t("create_room") }), createForm(rules));
+    })
+    .catch(showError);
+  const timer = setInterval(() => loadRooms(list), 5000);
+  return { leave: () => clearInterval(timer) };
+}

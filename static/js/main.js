@@ -1,0 +1,53 @@
+// The router: #/ lobby, #/r/CODE a room (the invite link), #/history, #/m/ID a match,
+// #/m/ID/d/N the replay of a deal. An invite path /r/CODE is honoured too if the server serves it.
+import { clear, h } from "./dom.js";
+import { getPlayer } from "./identity.js";
+import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { showRoom } from "./room.js";
+import { showHistory, showMatch, showReplay } from "./history.js";
+
+let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
+
+function chrome() {
+  document.title = t("app_title");
+  document.getElementById("nav-lobby").textContent = t("nav_lobby");
+  document.getElementById("nav-history").textContent = t("nav_history");
+  document.getElementById("lang-label").textContent = t("language");
+  const player = getPlayer();
+  document.getElementById("who").textContent = player ? t("you_are", { name: player.name }) : "";
+  const select = document.getElementById("lang");
+  if (!select.options.length) {
+    for (const [code, name] of Object.entries(LANGS)) select.append(h("option", { value: code, text: name }));
+    select.addEventListener("change", () => setLang(select.value));
+  }
+  select.value = lang();
+}
+
+function route() {
+  if (page && page.leave) page.leave();
+  page = null;
+  chrome();
+  const app = document.getElementById("app");
+  clear(app);
+  const path = location.pathname.match(/^\/r\/([\w-]+)\/?$/);
+  if (path && !location.hash) {
+    history.replaceState(null, "", `/#/r/${path[1]}`);
+  }
+  const hash = location.hash.replace(/^#/, "") || "/";
+  let m;
+  if ((m = hash.match(/^\/r\/([\w-]+)$/))) page = showRoom(app, decodeURIComponent(m[1]));
+  else if (hash === "/history") page = showHistory(app);
+  else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
+  else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
+  else page = showLobby(app);
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("belote:identity", chrome);
+onLangChange(() => {
+  chrome();
+  if (page && page.relang) page.relang();
+  else route();
+});
+route();

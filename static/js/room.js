@@ -1,0 +1,708 @@
+// A room: the waiting table (seats, bots, invite link, start), the game table (hands, trick,
+// bidding, declarations, turn clock), the end of each deal, the scoresheet, chat and rematch.
+// Everything shown comes from the server's frames; legality comes only from `deal.legal`.
+import { RoomConnection } from "./conn.js";
+import { clear, h, replace } from "./dom.js";
+import { getPlayer } from "./identity.js";
+import { t } from "./i18n.js";
+import { cardBack, cardFace, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
+import { nameForm } from "./lobby.js";
+import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
+import { banner, go, roomLink, seatName, showError, toast } from "./ui.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+const CARRE_POINTS = { J: 200, 9: 150 };
+
+function declarationValue(cards) {
+  if (cards.length === 4 && cards.every((c) => c[0] === cards[0][0])) return CARRE_POINTS[cards[0][0]] || 100;
+  return { 3: 20, 4: 50, 5: 100, 6: 100, 7: 100, 8: 120 }[cards.length] || 0;
+}
+
+function declarationKind(cards) {
+  if (cards.length === 4 && cards.every((c) => c[0] === cards[0][0])) return "carre";
+  return { 3: "tierce", 4: "quarte", 8: "quinte_tierce" }[cards.length] || "quinte";
+}
+
+const declareKey = (declare) => JSON.stringify((declare || []).map((d) => [...d].sort()).sort());
+
+export function showRoom(app, code) {
+  const player = getPlayer();
+  if (!player) {
+    app.append(
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h2", { text: t("name_needed") }),
+        nameForm(() => go(`#/r/${encodeURIComponent(code)}`)),
+      ),
+    );
+    return { leave() {} };
+  }
+
+  const S = {
+    room: null,
+    you: { seat: null, player_id: player.id },
+    deal: null,
+    turn: null,
+    number: null,
+    scoresheet: null,
+    chat: [],
+    lastResult: null, // the last deal_end frame's data
+    showResult: false,
+    showLastTrick: false,
+    declare: null, // chosen declaration option key (null: the best one)
+    belote: true,
+    rebelote: true,
+    busy: false,
+    keyboard: false,
+    status: "connecting",
+  };
+
+  // ---- the page skeleton (chat stays mounted so a typed message survives re-renders) ----
+  const top = h("div", { class: "room-top", id: "room-top" });
+  const table = h("section", { class: "table", id: "table", "aria-label": t("app_title") });
+  const info = h("section", { class: "panel info", id: "info" });
+  const sheetBox = h("section", { class: "panel sheet", id: "sheet" });
+  const chatList = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
+  const chatInput = h("input", { id: "chat-input", maxlength: "300", autocomplete: "off" });
+  const chatForm = h("form", { class: "chat-form", id: "chat-form" }, chatInput, h("button", { type: "submit", id: "chat-send" }));
+  const chatTitle = h("h3");
+  const chatBox = h("section", { class: "panel chat", id: "chat" }, chatTitle, chatList, chatForm);
+  const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
+  const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
+  app.append(root);
+
+  chatForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    try {
+      await conn.send("chat", { text });
+      chatInput.value = "";
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  // ---- who sits where ------------------------------------------------------------------
+  const me = () => S.you.seat;
+  const base = () => (me() === null || me() === undefined ? 0 : me());
+  const position = (seat) => POSITIONS[(seat - base() + 4) % 4];
+  const usTeam = () => base() % 2;
+  const name = (seat) => (seat === me() ? `${seatName(S.room, seat)}` : seatName(S.room, seat));
+  const teamNames = () => {
+    const us = usTeam();
+    const names = [0, 1].map((team) => `${seatName(S.room, team)} & ${seatName(S.room, team + 2)}`);
+    const out = [];
+    out[us] = me() === null ? t("team_n", { n: us + 1 }) : t("team_us");
+    out[1 - us] = me() === null ? t("team_n", { n: 2 - us }) : t("team_them");
+    return out.map((label, team) => `${label} (${names[team]})`);
+  };
+  const shortTeamNames = () => {
+    const us = usTeam();
+    const out = [];
+    out[us] = me() === null ? t("team_n", { n: us + 1 }) : t("team_us");
+    out[1 - us] = me() === null ? t("team_n", { n: 2 - us }) : t("team_them");
+    return out;
+  };
+  const isHost = () => S.room && S.room.host === player.id;
+  const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
+
+  // ---- commands ------------------------------------------------------------------------
+  async function command(type, data) {
+    try {
+      return await conn.send(type, data);
+    } catch (error) {
+      showError(error);
+      return null;
+    }
+  }
+
+  async function act(action) {
+    if (S.busy) return;
+    S.busy = true;
+    const { seat, ...body } = action;
+    try {
+      await conn.send("act", body);
+    } catch (error) {
+      showError(error);
+    } finally {
+      S.busy = false;
+    }
+  }
+
+  function declareOptions() {
+    if (!S.deal) return [];
+    const seen = new Map();
+    for (const a of S.deal.legal) {
+      if (!a.play) continue;
+      const key = declareKey(a.declare);
+      if (!seen.has(key)) seen.set(key, a.declare || []);
+    }
+    if (seen.size <= 1) return [];
+    return [...seen.entries()].map(([key, declare]) => ({
+      key,
+      declare,
+      value: declare.reduce((sum, d) => sum + declarationValue(d), 0),
+    }));
+  }
+
+  function chosenDeclareKey(options) {
+    if (!options.length) return declareKey([]);
+    if (S.declare !== null && options.some((o) => o.key === S.declare)) return S.declare;
+    return options.reduce((best, o) => (o.value > best.value ? o : best)).key;
+  }
+
+  function playCard(card) {
+    if (!S.deal) return;
+    const variants = S.deal.legal.filter((a) => a.play === card);
+    if (!variants.length) {
+      // Not highlighted: let the server say why (not your turn, must follow suit, …).
+      act({ play: card });
+      return;
+    }
+    const key = chosenDeclareKey(declareOptions());
+    let pool = variants.filter((a) => declareKey(a.declare) === key);
+    if (!pool.length) pool = variants;
+    const pick = (list, field, wanted) => {
+      const match = list.filter((a) => Boolean(a[field]) === wanted);
+      return match.length ? match : list;
+    };
+    pool = pick(pool, "belote", S.belote);
+    pool = pick(pool, "rebelote", S.rebelote);
+    act(pool[0]);
+  }
+
+  // ---- frames --------------------------------------------------------------------------
+  function onFrame(frame) {
+    const d = frame.d || {};
+    switch (frame.t) {
+      case "snapshot":
+        S.room = d.room;
+        S.you = d.you || { seat: null, player_id: player.id };
+        S.scoresheet = d.scoresheet;
+        S.number = d.number;
+        S.deal = d.deal;
+        S.turn = d.turn;
+        S.chat = d.chat || [];
+        renderChat();
+        break;
+      case "room":
+        S.room = d;
+        break;
+      case "deal":
+        S.number = d.number;
+        S.deal = d.deal;
+        S.turn = d.turn;
+        S.declare = null;
+        S.belote = true;
+        S.rebelote = true;
+        S.showLastTrick = false;
+        break;
+      case "action":
+        S.deal = d.deal;
+        S.turn = d.turn;
+        break;
+      case "deal_end":
+        S.lastResult = d;
+        S.scoresheet = d.scoresheet;
+        S.showResult = true;
+        break;
+      case "chat":
+        S.chat.push(d);
+        appendChat(d);
+        return;
+      default:
+        return;
+    }
+    render();
+  }
+
+  function onStatus(status) {
+    S.status = status;
+    if (status === "reconnecting") banner(t("reconnecting"));
+    else if (status === "connecting") banner(t("connecting"));
+    else if (status === "gone") {
+      banner(null);
+      replace(table, h("div", { class: "gone" }, h("p", { text: t("room_gone") }), h("a", { class: "button", href: "#/", text: t("back_to_lobby") })));
+    } else {
+      banner(null);
+      if (status === "reconnected") toast(t("reconnected"), { timeout: 2500 });
+    }
+    root.dataset.connection = status;
+  }
+
+  const conn = new RoomConnection(code, player.token, { frame: onFrame, status: onStatus, error: showError });
+  window.__belote = { conn, state: S }; // for tests and debugging from the console
+
+  // ---- rendering -----------------------------------------------------------------------
+  function render() {
+    if (!S.room) return;
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    renderTop();
+    renderTable();
+    renderInfo();
+    renderSheet();
+    chatTitle.textContent = t("chat");
+    chatInput.placeholder = t("chat_placeholder");
+    chatForm.querySelector("button").textContent = t("send");
+    root.dataset.status = S.room.status;
+    root.dataset.phase = S.deal ? S.deal.phase : "none";
+    root.dataset.myTurn = String(Boolean(myTurn()));
+    root.dataset.version = String(conn.version);
+    restoreFocus(focused);
+  }
+
+  function renderTop() {
+    const room = S.room;
+    const house = Object.entries(room.rules.house_rules || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`);
+    const link = roomLink(room.code);
+    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
+    replace(
+      top,
+      h(
+        "div",
+        { class: "room-facts" },
+        h("strong", { text: t(`preset_${room.rules.preset}`) }),
+        h("span", { text: ` · ${t("target")} ${room.target}` }),
+        h("span", { text: ` · ${room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off")}` }),
+        h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
+        house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
+      ),
+      h(
+        "div",
+        { class: "invite" },
+        h("label", { for: "invite-link", text: t("invite_link") }),
+        linkInput,
+        h("button", {
+          type: "button",
+          id: "copy-link",
+          text: t("copy"),
+          onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(link);
+            } catch {
+              linkInput.select();
+              document.execCommand && document.execCommand("copy");
+            }
+            toast(t("copied"), { timeout: 2000 });
+          },
+        }),
+      ),
+    );
+  }
+
+  function seatBox(seat) {
+    const room = S.room;
+    const record = room.seats[seat];
+    const deal = S.deal;
+    const badges = [];
+    if (seat === me()) badges.push(h("span", { class: "badge you", text: "★" }));
+    if (record.player && record.player.id === room.host) badges.push(h("span", { class: "badge", text: t("host") }));
+    if (record.bot) badges.push(h("span", { class: "badge", text: t("bot") }));
+    if (record.player && !record.connected) badges.push(h("span", { class: "badge warn", text: t("away") }));
+    if (record.standin) badges.push(h("span", { class: "badge warn", text: t("standin") }));
+    if (deal && deal.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer"), text: "D" }));
+
+    const controls = [];
+    if (room.status === "waiting") {
+      const empty = !record.player && !record.bot;
+      if (empty && player) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
+      if (empty && isHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
+      if (record.bot && isHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
+      if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
+    }
+
+    const extras = [];
+    if (deal) {
+      // The seat's last word in the bidding, while bidding goes on.
+      if (deal.phase === "bidding") {
+        const bids = deal.bids.filter((b) => b.seat === seat);
+        if (bids.length) extras.push(h("span", { class: "bubble", text: contractLabel(bids[bids.length - 1].bid) }));
+      }
+      for (const decl of deal.declarations.filter((x) => x.seat === seat)) {
+        extras.push(
+          h(
+            "span",
+            { class: "bubble decl" },
+            t(`kind_${decl.kind}`),
+            decl.cards ? [" ", sortForShow(decl.cards).map((c) => cardText(c))] : null,
+            decl.points ? ` ${decl.points}` : null,
+          ),
+        );
+      }
+      for (const bel of deal.belotes.filter((x) => x.seat === seat)) {
+        extras.push(h("span", { class: "bubble belote", text: `${t("belote_line")} ${SUIT_SYMBOL[SUIT_OF_NAME[bel.suit]] || ""}` }));
+      }
+    }
+    const turn = S.turn && S.turn.seat === seat && deal && deal.phase !== "finished";
+    const backs =
+      deal && seat !== me() && deal.phase !== "finished"
+        ? h("div", { class: "backs", "aria-label": String(deal.hand_sizes[seat]) }, Array.from({ length: deal.hand_sizes[seat] }, () => cardBack("mini")), h("span", { class: "count", text: String(deal.hand_sizes[seat]) }))
+        : null;
+    return h(
+      "div",
+      {
+        class: `seat pos-${position(seat)} team-${seat % 2 === usTeam() ? "us" : "them"} ${turn ? "turn" : ""}`,
+        dataset: { seat: String(seat) },
+      },
+      h(
+        "div",
+        { class: "seat-head" },
+        h("span", { class: "seat-name", text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
+        badges,
+        turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
+      ),
+      backs,
+      extras.length ? h("div", { class: "seat-extras" }, extras) : null,
+      controls.length ? h("div", { class: "seat-controls" }, controls) : null,
+    );
+  }
+
+  function trickView() {
+    const deal = S.deal;
+    const slots = {};
+    let caption = null;
+    let faded = false;
+    let winner = null;
+    let cards = deal.trick;
+    const last = deal.tricks.length ? deal.tricks[deal.tricks.length - 1] : null;
+    if (last && (S.showLastTrick || (!deal.trick.length && deal.phase === "playing") || deal.phase === "finished")) {
+      cards = last.cards.map((card, i) => ({ seat: (last.leader + i) % 4, card }));
+      faded = !S.showLastTrick && deal.phase === "playing";
+      winner = last.winner;
+      caption = `${t("last_trick")} — ${t("won_by", { name: name(last.winner) })}`;
+    }
+    for (const { seat, card } of cards) {
+      slots[position(seat)] = cardFace(card, { extraClass: `${seat === winner ? "winner" : ""}`, attrs: { "data-seat": String(seat) } });
+    }
+    return h(
+      "div",
+      { class: `trick ${faded ? "faded" : ""}`, id: "trick", dataset: { count: String(cards.length), last: String(Boolean(caption)) } },
+      POSITIONS.map((pos) => h("div", { class: `slot ${pos}` }, slots[pos] || null)),
+      caption ? h("div", { class: "trick-caption", text: caption }) : null,
+    );
+  }
+
+  function biddingView() {
+    const deal = S.deal;
+    const parts = [];
+    if (deal.turned) parts.push(h("div", { class: "turned" }, h("span", { class: "muted", text: t("turned_card") }), cardFace(deal.turned)));
+    if (myTurn()) {
+      parts.push(
+        h(
+          "div",
+          { class: "bid-panel", id: "bid-panel", role: "group", "aria-label": t("choose_bid") },
+          h("div", { class: "bid-title", text: t("choose_bid") }),
+          h(
+            "div",
+            { class: "bid-buttons" },
+            deal.legal.map((a) =>
+              h("button", {
+                type: "button",
+                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""}`,
+                dataset: { bid: a.bid },
+                text: contractLabel(a.bid),
+                onclick: () => act(a),
+              }),
+            ),
+          ),
+        ),
+      );
+    } else if (deal.turn !== null) {
+      parts.push(h("div", { class: "waiting-note", text: t("waiting_for", { name: name(deal.turn) }) }));
+    }
+    return h("div", { class: "bidding" }, parts);
+  }
+
+  function declarePanel() {
+    if (!myTurn() || S.deal.phase !== "playing") return null;
+    const options = declareOptions();
+    const hasBelote = S.deal.legal.some((a) => a.belote);
+    const hasRebelote = S.deal.legal.some((a) => a.rebelote);
+    if (!options.length && !hasBelote && !hasRebelote) return null;
+    const chosen = chosenDeclareKey(options);
+    const parts = [];
+    if (options.length) {
+      parts.push(h("div", { class: "declare-title", text: t("announce_with_card") }));
+      for (const [i, option] of options.entries()) {
+        const id = `declare-${i}`;
+        const input = h("input", { type: "radio", name: "declare", id, checked: option.key === chosen });
+        input.addEventListener("change", () => {
+          S.declare = option.key;
+        });
+        const label = option.declare.length
+          ? option.declare.map((d, j) => [j ? " + " : "", `${t(`kind_${declarationKind(d)}`)} `, sortForShow(d).map((c) => cardText(c))])
+          : t("declare_none");
+        parts.push(h("label", { class: "declare-option", for: id }, input, " ", label));
+      }
+    }
+    const box = (id, label, field) => {
+      const input = h("input", { type: "checkbox", id, checked: S[field] });
+      input.addEventListener("change", () => {
+        S[field] = input.checked;
+      });
+      return h("label", { class: "declare-option", for: id }, input, " ", label);
+    };
+    if (hasBelote) parts.push(box("announce-belote", t("announce_belote"), "belote"));
+    if (hasRebelote) parts.push(box("announce-rebelote", t("announce_rebelote"), "rebelote"));
+    return h("div", { class: "declare-panel", id: "declare-panel" }, parts);
+  }
+
+  function handView() {
+    const deal = S.deal;
+    if (!deal || !deal.hand) return null;
+    const playing = deal.phase === "playing" && myTurn();
+    const legalCards = new Set(deal.legal.filter((a) => a.play).map((a) => a.play));
+    const cards = layoutHand(deal.hand);
+    return h(
+      "div",
+      { class: `hand ${playing ? "my-turn" : ""}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: `--n:${cards.length}` },
+      cards.map((card) => {
+        const state = !playing ? "idle" : legalCards.has(card) ? "playable" : "dimmed";
+        return cardFace(card, {
+          button: true,
+          extraClass: state,
+          attrs: { onclick: () => playCard(card), "aria-disabled": state === "dimmed" ? "true" : null, tabindex: "-1" },
+        });
+      }),
+    );
+  }
+
+  function centerView() {
+    const room = S.room;
+    const deal = S.deal;
+    if (S.showResult && S.lastResult) return resultView();
+    if (room.status === "finished") return matchOverView();
+    if (!deal) {
+      const parts = [];
+      if (room.status === "waiting") {
+        if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }));
+        if (isHost()) {
+          const fill = h("input", { type: "checkbox", id: "fill-bots", checked: true });
+          parts.push(
+            h("label", { for: "fill-bots", class: "fill" }, fill, " ", t("fill_with_bots")),
+            h("button", {
+              type: "button",
+              class: "primary",
+              id: "start",
+              text: t("start"),
+              onclick: () => command("start", { fill_with_bots: fill.checked }),
+            }),
+          );
+        } else {
+          parts.push(h("p", { class: "note", text: t("waiting_for_host") }));
+        }
+      } else {
+        parts.push(h("p", { class: "note", text: t("loading") }));
+      }
+      return h("div", { class: "center-box" }, parts);
+    }
+    if (deal.phase === "bidding") return biddingView();
+    return trickView();
+  }
+
+  function resultView() {
+    const d = S.lastResult;
+    return h(
+      "div",
+      { class: "result-panel", id: "result-panel", role: "dialog", "aria-label": t("deal_result", { n: d.number }) },
+      h("h3", { text: t("deal_result", { n: d.number }) }),
+      breakdownTable(d.result, usTeam(), shortTeamNames(), name),
+      h("button", {
+        type: "button",
+        class: "primary",
+        id: "result-close",
+        text: d.finished ? t("close") : t("continue"),
+        onclick: () => {
+          S.showResult = false;
+          render();
+        },
+      }),
+    );
+  }
+
+  function matchOverView() {
+    const room = S.room;
+    const sheet = S.scoresheet;
+    const parts = [h("h3", { text: t("match_over") })];
+    if (sheet && sheet.winner !== null && sheet.winner !== undefined) {
+      parts.push(
+        h("p", {
+          class: "verdict",
+          id: "verdict",
+          text: me() === null ? t("winner_is", { team: teamNames()[sheet.winner] }) : sheet.winner === usTeam() ? t("you_won") : t("you_lost"),
+        }),
+      );
+    }
+    if (me() !== null) {
+      const humans = room.seats.filter((s) => s.player).length;
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch", text: t("rematch"), onclick: () => command("rematch", {}) }));
+      if (room.rematch.length) parts.push(h("p", { class: "muted", text: t("rematch_votes", { n: room.rematch.length, m: humans }) }));
+    }
+    if (room.match_id) parts.push(h("a", { class: "button", href: `#/m/${encodeURIComponent(room.match_id)}`, text: t("scoresheet") }));
+    parts.push(h("a", { class: "button", href: "#/", text: t("back_to_lobby") }));
+    return h("div", { class: "center-box match-over", id: "match-over" }, parts);
+  }
+
+  function renderTable() {
+    const deal = S.deal;
+    replace(
+      table,
+      h("div", { class: "felt" }, [0, 1, 2, 3].map(seatBox), h("div", { class: "center" }, centerView())),
+      h("div", { class: "mine" }, declarePanel(), handView(), deal && deal.hand && myTurn() && deal.phase === "playing" ? h("p", { class: "hint", text: t("keyboard_help") }) : null),
+    );
+    if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
+  }
+
+  function renderInfo() {
+    const deal = S.deal;
+    const parts = [];
+    if (S.number) parts.push(h("div", { class: "deal-number", text: t("deal_n", { n: S.number }) }));
+    if (deal) {
+      parts.push(
+        h(
+          "div",
+          { class: "contract-line", id: "contract" },
+          h("span", { class: "label", text: `${t("contract")}: ` }),
+          deal.contract ? contractBadge(deal.contract, deal.multiplier) : h("span", { text: t("no_contract") }),
+          deal.contract && deal.bidder !== null ? h("span", { class: "muted", text: ` — ${t("held_by", { name: name(deal.bidder) })}` }) : null,
+        ),
+      );
+      if (S.turn && deal.phase !== "finished") {
+        parts.push(
+          h(
+            "div",
+            { class: `turn-line ${S.turn.seat === me() ? "mine" : ""}`, id: "turn-line" },
+            S.turn.seat === me() ? t("your_turn") : t("turn_of", { name: name(S.turn.seat) }),
+            " ",
+            h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }),
+          ),
+        );
+      }
+      const won = [0, 0];
+      for (const trick of deal.tricks) won[trick.winner % 2] += 1;
+      if (deal.phase !== "bidding") parts.push(h("div", { class: "tricks-line", text: t("tricks_won", { us: won[usTeam()], them: won[1 - usTeam()] }) }));
+      if (deal.phase === "playing" && deal.tricks.length) {
+        parts.push(
+          h("button", {
+            type: "button",
+            id: "last-trick",
+            "aria-pressed": String(S.showLastTrick),
+            text: S.showLastTrick ? t("hide_last_trick") : t("last_trick"),
+            onclick: () => {
+              S.showLastTrick = !S.showLastTrick;
+              render();
+            },
+          }),
+        );
+      }
+      parts.push(
+        h("h3", { text: t("bids_history") }),
+        deal.bids.length
+          ? h("ol", { class: "bid-log", id: "bid-log" }, deal.bids.map((b) => h("li", {}, h("span", { class: "who", text: `${name(b.seat)}: ` }), h("span", { text: contractLabel(b.bid) }))))
+          : h("p", { class: "muted", text: t("no_bids") }),
+      );
+    }
+    if (S.lastResult && !S.showResult) {
+      parts.push(
+        h("button", {
+          type: "button",
+          id: "show-result",
+          text: t("deal_result", { n: S.lastResult.number }),
+          onclick: () => {
+            S.showResult = true;
+            render();
+          },
+        }),
+      );
+    }
+    replace(info, parts);
+  }
+
+  function renderSheet() {
+    clear(sheetBox);
+    sheetBox.append(h("h3", { text: t("scoresheet") }));
+    if (S.scoresheet) sheetBox.append(scoresheetTable(S.scoresheet, usTeam(), shortTeamNames()));
+    else sheetBox.append(h("p", { class: "muted", text: "—" }));
+  }
+
+  function chatLine(line) {
+    return h(
+      "li",
+      { class: "chat-line" },
+      h("span", { class: "chat-name", text: `${line.name}: ` }),
+      h("span", { class: "chat-text", text: line.text }),
+    );
+  }
+
+  function renderChat() {
+    replace(chatList, S.chat.map(chatLine));
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  function appendChat(line) {
+    chatList.append(chatLine(line));
+    while (chatList.children.length > 100) chatList.firstChild.remove();
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  // ---- the turn clock --------------------------------------------------------------------
+  const clockTimer = setInterval(() => {
+    for (const el of root.querySelectorAll(".clock")) {
+      const deadline = Number(el.dataset.deadline);
+      el.textContent = deadline ? t("time_left", { n: Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) }) : "";
+      el.classList.toggle("low", Boolean(deadline) && deadline - Date.now() < 5000);
+    }
+  }, 250);
+
+  // ---- keyboard: ← → choose a card (or a bid), Enter plays it ---------------------------
+  function focusables() {
+    const bids = [...table.querySelectorAll("#bid-panel button")];
+    if (bids.length) return bids;
+    const playable = [...table.querySelectorAll("#hand .card.playable")];
+    return playable.length ? playable : [...table.querySelectorAll("#hand .card")];
+  }
+
+  function restoreFocus(card) {
+    if (!S.keyboard) return;
+    const items = focusables();
+    if (!items.length) return;
+    const same = card ? items.find((el) => el.dataset.card === card) : null;
+    (same || items[0]).focus();
+  }
+
+  function onKey(event) {
+    const tag = event.target && event.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight" && event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+    const items = focusables();
+    if (!items.length) return;
+    event.preventDefault();
+    S.keyboard = true;
+    const at = items.indexOf(document.activeElement);
+    const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
+    const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+    items[next].focus();
+  }
+  const onPointer = () => {
+    S.keyboard = false;
+  };
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", onPointer);
+
+  return {
+    leave() {
+      conn.close();
+      clearInterval(clockTimer);
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onPointer);
+      banner(null);
+      if (window.__belote && window.__belote.conn === conn) delete window.__belote;
+    },
+    relang() {
+      render();
+      renderChat();
+    },
+  };
+}
