@@ -12,6 +12,7 @@ deterministic given its random generator, so the same view and seed always give 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -23,10 +24,18 @@ from .basic import BasicBot
 from .sampler import Sampler
 from .simulate import outcome, play_out
 
-DEFAULT_BUDGET = 9000
-"""Simulated actions per decision; about 120 ms on the reference machine (see bench/bots.py)."""
+DEFAULT_BUDGET = 8000
+"""Simulated actions per decision: under 200 ms at p95 on the reference machine (bench/bots.py)."""
+SAMPLE_COST = 30
+"""Drawing and replaying one sampled deal costs about as much as simulating this many actions."""
+BIDDING_COST = 44
+"""A deal simulated from the bidding: its 32 cards plus the rest of the bidding, which costs more
+per call (each simulated bid reads a view)."""
 MIN_WORLDS = 8
 MAX_WORLDS = 250
+SWITCH_Z = 1.0
+"""How sure (in standard errors) the search must be that an action beats the basic choice before
+it overrules it: bids are judged on few sampled deals, and a lucky average is not a better bid."""
 
 
 class StrongBot:
@@ -44,26 +53,24 @@ class StrongBot:
         assert seat_view.seat is not None
         team = seat_view.seat % 2
         sampler = Sampler(seat_view)
-        totals = [0.0] * len(candidates)
-        worlds = 0
+        values: list[list[float]] = [[] for _ in candidates]
         for _ in range(self._worlds(seat_view, len(candidates))):
             world = sampler.sample(self._rng)
             if world is None:
                 continue
-            worlds += 1
             for k, action in enumerate(candidates):
-                totals[k] += outcome(play_out(apply(world, action)), team)
-        if not worlds:
+                values[k].append(outcome(play_out(apply(world, action)), team))
+        if not values[0]:
             return default
-        best = max(range(len(candidates)), key=lambda k: (totals[k], candidates[k] == default))
-        return candidates[best]
+        return _pick(candidates, values, candidates.index(default))
 
     def _worlds(self, seat_view: SeatView, candidates: int) -> int:
         """How many deals to sample: the budget spread over candidates and remaining actions."""
         remaining = sum(seat_view.hand_sizes)
         if seat_view.phase is Phase.BIDDING:
-            remaining = 32 + 4
-        return max(MIN_WORLDS, min(MAX_WORLDS, self._budget // (candidates * remaining)))
+            remaining = BIDDING_COST
+        cost = candidates * remaining + SAMPLE_COST
+        return max(MIN_WORLDS, min(MAX_WORLDS, self._budget // cost))
 
 
 def _candidates(seat_view: SeatView, legal: Sequence[Action]) -> list[Action]:
@@ -72,3 +79,17 @@ def _candidates(seat_view: SeatView, legal: Sequence[Action]) -> list[Action]:
         return list(legal)
     cards = sorted({a.card for a in legal if isinstance(a, Play)})
     return [play_with_card(card, legal) for card in cards]
+
+
+def _pick(candidates: list[Action], values: list[list[float]], default: int) -> Action:
+    """The candidate with the best mean, if it beats the default by more than SWITCH_Z standard
+    errors of their paired difference (same sampled deals); otherwise the default."""
+    n = len(values[0])
+    means = [sum(v) / n for v in values]
+    best = max(range(len(candidates)), key=lambda k: (means[k], k == default))
+    if best == default or n < 2:
+        return candidates[best]
+    diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
+    mean = means[best] - means[default]
+    variance = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return candidates[best] if mean > SWITCH_Z * math.sqrt(variance / n) else candidates[default]
