@@ -8,6 +8,7 @@ the hands a script needs, and every bid and card is applied with `apply`, which 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -141,6 +142,61 @@ def oracle_legal(
     if higher:
         return higher
     return trumps if must_undertrump else hand
+
+
+def oracle_belote(contract: str, trick: Sequence[str], hand: Iterable[str], card: str) -> bool:
+    """BG-19 / FR-7: belote may be announced with this (legal) card: the K or Q of trumps
+    (All Trumps: of any suit) with the other one still in hand; in All Trumps only when the card
+    is led or follows the suit led. Never in No Trumps (BG-12)."""
+    if contract == "no_trumps" or card[0] not in "KQ" or not is_trump(card, contract):
+        return False
+    other = ("Q" if card[0] == "K" else "K") + card[1]
+    if other not in set(hand):
+        return False
+    return not (contract == "all_trumps" and trick and trick[0][1] != card[1])
+
+
+RANKS = "789TJQKA"  # C-5 sequence order, low to high
+
+
+def oracle_declaration_options(
+    hand: Iterable[str], card_in_two: bool
+) -> set[frozenset[tuple[str, ...]]]:
+    """BG-13..BG-15, BG-20: every set of declarations a hand may announce (each declaration as
+    its sorted card texts): for each carré of 9s..aces, it or nothing; for each maximal run of
+    3+ cards, nothing or one part of 3+ adjacent cards of it (a run of 8 also as its quinte to
+    the ace plus the tierce below); no card twice unless `card_in_two` (carré + sequence)."""
+    hand = set(hand)
+    choices: list[list[tuple[tuple[str, ...], ...]]] = []
+    for rank in "9TJQKA":
+        carre = tuple(sorted(rank + suit for suit in SUITS))
+        if all(c in hand for c in carre):
+            choices.append([(), (carre,)])
+    for suit in SUITS:
+        start = None
+        for i in range(9):
+            present = i < 8 and RANKS[i] + suit in hand
+            if present and start is None:
+                start = i
+            elif not present and start is not None:
+                if i - start >= 3:
+                    run = [RANKS[k] + suit for k in range(start, i)]
+                    parts: list[tuple[tuple[str, ...], ...]] = [()]
+                    for size in range(3, len(run) + 1):
+                        for at in range(len(run) - size + 1):
+                            parts.append((tuple(sorted(run[at : at + size])),))
+                    if len(run) == 8:
+                        parts.append((tuple(sorted(run[:3])), tuple(sorted(run[3:]))))
+                    choices.append(parts)
+                start = None
+    out: set[frozenset[tuple[str, ...]]] = set()
+    for combo in itertools.product(*choices):
+        picked = [d for group in combo for d in group]
+        used = [c for d in picked for c in d]
+        if not card_in_two and len(used) != len(set(used)):
+            continue
+        out.add(frozenset(picked))
+    return out
 
 
 # ---------------------------------------------------------------------------- scripted deals

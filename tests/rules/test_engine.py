@@ -571,6 +571,45 @@ def test_bg19_bg22_belote_scores_for_a_team_without_a_trick() -> None:
     assert list(state.result.mp) == [25, 2]
 
 
+def test_bg20_a_team_without_a_trick_is_left_out_of_the_comparison() -> None:
+    """BG-17, BG-20: seat 1 (team 1) declares a quinte, seat 2 (team 0) a tierce; seat 0 holds
+    every trump and takes every trick. Team 1 took no trick: its quinte does not score, and
+    team 0's tierce scores as if team 1 had declared nothing: 162 + 20 = 182 → 18, + 9 = 27.
+    When the first trick ends, though, the quinte is the one shown (BG-16)."""
+    tricks = [
+        ["JH", "7S", "7C", "TD"],
+        ["9H", "8S", "8C", "JD"],
+        ["AH", "9S", "9C", "QD"],
+        ["TH", "TC", "TS", "KD"],
+        ["KH", "JC", "JS", "AD"],
+        ["QH", "QC", "7D", "QS"],
+        ["8H", "KC", "8D", "KS"],
+        ["7H", "AC", "9D", "AS"],
+    ]
+    extras = {
+        "7S": {"declare": [["AC", "KC", "QC", "JC", "TC"]]},
+        "7C": {"declare": [["9D", "8D", "7D"]]},
+    }
+    bids = bids_for(3, 0, "hearts")
+    after_one = scripted_deal(BG, 3, bids, tricks[:1], extras=extras, unplayed=_rest(tricks, 1))
+    shown = {d.seat: d for d in view(after_one, 0).declarations}
+    assert shown[1].points == 100 and shown[2].cards is None
+    state = scripted_deal(BG, 3, bids, tricks, extras=extras)
+    assert state.result is not None
+    assert state.result.valat_team == 0
+    teams = state.result.breakdown["teams"]
+    assert [d["points"] for d in teams[0]["declarations"]] == [20]
+    assert teams[1]["declarations"] == []
+    assert list(state.result.totals) == [182, 0]
+    assert list(state.result.mp) == [27, 0]
+
+
+def _rest(tricks: list[list[str]], played: int) -> dict[int, list[str]]:
+    """The cards still in hand after the first `played` tricks of a deal in which seat 0 (the
+    leader, dealer 3) wins every trick."""
+    return {seat: [t[seat] for t in tricks[played:]] for seat in range(4)}
+
+
 def test_fr7_rebelote_only_after_ones_own_belote() -> None:
     """FR-7: "rebelote" goes with the second card, after "belote" with the first."""
     state = at_first_trick(FR, PAIRS, "hearts", turned="KH")

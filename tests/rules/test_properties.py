@@ -1,0 +1,367 @@
+"""Property tests over random legal deals of both presets and every house-rule combination.
+
+Each example draws a preset, a value for each of its house rules, a deck permutation, a dealer,
+hanging points and a random source for the choices; the deal is then played to its end through
+`legal_actions` and `apply`. Expected figures come from RULES.md and from the independent oracle
+in helpers.py, never from the engine's own tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.rules import (
+    PRESETS,
+    Action,
+    Bid,
+    Call,
+    Card,
+    DealState,
+    Phase,
+    Play,
+    RuleError,
+    Ruleset,
+    apply,
+    deal_record,
+    house_rules_for,
+    legal_actions,
+    replay_deal,
+    view,
+)
+
+from .helpers import (
+    ALL_CARD_TEXTS,
+    card_points,
+    cards,
+    hand_texts,
+    oracle_belote,
+    oracle_declaration_options,
+    oracle_legal,
+    snapshot,
+    winning_position,
+)
+
+PROPERTY = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=False,
+)
+CARD_RE = re.compile(r'"([789TJQKA][CDHS])"')
+ALL_CARDS = cards(*ALL_CARD_TEXTS)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[Ruleset, int, list[Card], int, random.Random]:
+    preset = draw(st.sampled_from(PRESETS))
+    house = {h.name: draw(st.sampled_from(h.choices)) for h in house_rules_for(preset)}
+    ruleset = Ruleset.from_dict({"preset": preset, "house_rules": house})
+    deck = draw(st.permutations(ALL_CARDS))
+    dealer = draw(st.integers(0, 3))
+    hanging = draw(st.sampled_from([0, 0, 0, 8, 81]))
+    # the choices come from a seeded generator: hypothesis's own `randoms()` favour 0.0, which
+    # would make nearly every deal an all-pass void
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    return ruleset, dealer, list(deck), hanging, rng
+
+
+def choose(state: DealState, rng: random.Random) -> Action:
+    """A random legal action; in the bidding pass often enough that every kind of contract
+    comes up, not only the highest."""
+    actions = legal_actions(state)
+    if state.phase is Phase.BIDDING:
+        passes = [a for a in actions if isinstance(a, Bid) and a.call == Call.PASS]
+        others = [a for a in actions if a not in passes]
+        bias = 0.5 if state.ruleset.is_french else 0.7
+        if passes and (not others or rng.random() < bias):
+            return passes[0]
+        return rng.choice(others)
+    return rng.choice(actions)
+
+
+def walk(setup: tuple[Ruleset, int, list[Card], int, random.Random]) -> Iterator[DealState]:
+    """Every state of one random deal, from the deal to the end."""
+    ruleset, dealer, deck, hanging, rng = setup
+    from app.rules import new_deal
+
+    state = new_deal(ruleset, dealer, deck, hanging)
+    yield state
+    while state.phase is not Phase.FINISHED:
+        state = apply(state, choose(state, rng))
+        yield state
+
+
+def final(setup: tuple[Ruleset, int, list[Card], int, random.Random]) -> DealState:
+    *_, state = walk(setup)
+    assert state.phase is Phase.FINISHED
+    return state
+
+
+def contract_name(state: DealState) -> str:
+    assert state.contract is not None
+    return state.contract.record_name
+
+
+# ------------------------------------------------------------------------- card points
+
+
+@PROPERTY
+@given(setups())
+def test_card_points_tricks_and_totals(setup: Any) -> None:
+    """C-4, C-7, BG-21, FR-9: card points sum to 152 / 248 / 120 (162 / 258 / 130 with the
+    last trick; No Trumps doubled to 260); each trick goes to the card C-7 names; the leader
+    of each trick is the winner of the one before; team totals add up."""
+    state = final(setup)
+    result = state.result
+    assert result is not None
+    if result.void:
+        assert result.tricks == () and state.contract is None
+        assert result.hanging_out == state.hanging_in
+        return
+    contract = contract_name(state)
+    ruleset = state.ruleset
+    assert len(result.tricks) == 8
+    leader = (state.dealer + 1) % 4
+    points = [0, 0]
+    for trick in result.tricks:
+        texts = [str(c) for c in trick.cards]
+        assert trick.leader == leader
+        winner = (leader + winning_position(texts, contract)) % 4
+        assert trick.winner == winner
+        points[winner % 2] += sum(card_points(c, contract) for c in texts)
+        leader = winner
+    expected_cards = {"no_trumps": 120, "all_trumps": 248}.get(contract, 152)
+    assert sum(points) == expected_cards
+    teams = result.breakdown["teams"]
+    assert [t["card_points"] for t in teams] == points
+    last = [10 if result.tricks[-1].winner % 2 == t else 0 for t in (0, 1)]
+    assert [t["last_trick"] for t in teams] == last
+    assert sum(points) + 10 == expected_cards + 10
+    won = [sum(1 for t in result.tricks if t.winner % 2 == team) for team in (0, 1)]
+    assert [t["tricks"] for t in teams] == won
+    valat = 0 if won[1] == 0 else 1 if won[0] == 0 else None
+    assert result.valat_team == valat
+    extras = [
+        sum(d["points"] for d in t["declarations"]) + sum(b["points"] for b in t["belote"])
+        for t in teams
+    ]
+    assert all(b["points"] == 20 for t in teams for b in t["belote"])
+    if ruleset.is_french:
+        base = [points[t] + last[t] for t in (0, 1)]
+        if valat is not None:
+            base = [252 if t == valat else 0 for t in (0, 1)]
+        assert list(result.totals) == [base[t] + extras[t] for t in (0, 1)]
+    else:
+        factor = 2 if contract == "no_trumps" else 1
+        doubled = [(points[t] + last[t]) * factor for t in (0, 1)]
+        assert sum(doubled) == {"no_trumps": 260, "all_trumps": 258}.get(contract, 162)
+        assert list(result.totals) == [doubled[t] + extras[t] for t in (0, 1)]
+    if contract == "no_trumps":
+        assert extras == [0, 0]  # BG-12
+
+
+# -------------------------------------------------------------- legality and refusals
+
+
+def _canonical(declare: list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(sorted((tuple(sorted(d)) for d in declare), key=lambda d: (d[0], len(d))))
+
+
+def _others(state: DealState, legal: set[Action], rng: random.Random) -> list[Action]:
+    """A sample of actions outside `legal`: other cards, cards not held, wrong seats, bids
+    during play and cards during the bidding, malformed declarations, bogus belote."""
+    seat = state.turn
+    assert seat is not None
+    hand = state.hand(seat)
+    out: list[Action] = []
+    out += [Bid(s, call) for s in range(4) for call in Call]
+    out += [Play(seat, c) for c in ALL_CARDS]
+    out += [Play((seat + k) % 4, c) for k in (1, 2, 3) for c in state.hand((seat + k) % 4)[:2]]
+    for c in hand:
+        out.append(Play(seat, c, belote=True))
+        out.append(Play(seat, c, rebelote=True))
+        out.append(Play(seat, c, belote=True, rebelote=True))
+    if len(hand) >= 3:
+        for _ in range(4):
+            chosen = rng.sample(hand, rng.choice([k for k in (2, 3, 4, 5) if k <= len(hand)]))
+            out.append(Play(seat, rng.choice(hand), _canonical([chosen])))
+    foreign = [c for c in ALL_CARDS if c not in hand]
+    out.append(Play(seat, hand[0], _canonical([rng.sample(foreign, 3)])))
+    for a in rng.sample(sorted(legal, key=repr), min(3, len(legal))):
+        if isinstance(a, Play) and a.declare:
+            # a declaration offered with one card, announced twice
+            out.append(Play(seat, a.card, _canonical([*a.declare, a.declare[0]])))
+    rejected = [a for a in out if a not in legal]
+    return rng.sample(rejected, min(12, len(rejected)))
+
+
+@PROPERTY
+@given(setups())
+def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> None:
+    """DESIGN.md: `legal_actions` is the single source of legality. Every action it offers is
+    accepted; a sample of the others raises a RuleError and leaves the state untouched. In the
+    play it offers exactly what the oracle reads in RULES.md: the legal cards, declarations,
+    belote and rebelote."""
+    rng = random.Random(setup[4].random())
+    for state in walk(setup):
+        legal = legal_actions(state)
+        if state.phase is Phase.FINISHED:
+            assert legal == ()
+            before = snapshot(state)
+            for action in (Bid(0, Call.PASS), Play(0, ALL_CARDS[0])):
+                try:
+                    apply(state, action)
+                except RuleError:
+                    pass
+                else:
+                    raise AssertionError(f"{action} accepted after the end")
+            assert snapshot(state) == before
+            break
+        assert legal, "a live deal always offers an action"
+        assert len(set(legal)) == len(legal), "no action is offered twice"
+        assert all(a.seat == state.turn for a in legal)
+        if state.phase is Phase.PLAYING:
+            assert {_describe(a) for a in legal} == _oracle_plays(state)
+        for action in legal:
+            after = apply(state, action)
+            assert after.actions[-1] == action
+            assert len(after.actions) == len(state.actions) + 1
+        before = snapshot(state)
+        legal_set = set(legal)
+        for action in _others(state, legal_set, rng):
+            try:
+                apply(state, action)
+            except RuleError as error:
+                assert error.rule and error.code  # type: ignore[attr-defined]
+            else:
+                raise AssertionError(f"{action} is not in legal_actions but was accepted")
+        assert snapshot(state) == before
+
+
+def _describe(action: Action) -> tuple[str, frozenset[tuple[str, ...]], bool, bool]:
+    assert isinstance(action, Play)
+    declared = frozenset(tuple(sorted(str(c) for c in d)) for d in action.declare)
+    return str(action.card), declared, action.belote, action.rebelote
+
+
+def _oracle_plays(state: DealState) -> set[tuple[str, frozenset[tuple[str, ...]], bool, bool]]:
+    """What the seat to act may do by RULES.md, written independently of the engine: each
+    legal card (BG-8..BG-11, FR-6), with each set of declarations its hand allows in the first
+    trick (BG-12..BG-16, FR-8), with or without belote (BG-19, FR-7) and, after one's own
+    belote, with or without rebelote (FR-7)."""
+    seat = state.turn
+    assert seat is not None
+    contract = contract_name(state)
+    rules = state.ruleset
+    hand = hand_texts(state, seat)
+    trick = [str(c) for c in state.trick]
+    cards_ok = oracle_legal(
+        contract, trick, state.leader, seat, hand, rules.house_rules.must_undertrump
+    )
+    declaring = not state.tricks and contract != "no_trumps"
+    if rules.is_french:
+        declaring = declaring and rules.house_rules.announces
+    options = (
+        oracle_declaration_options(hand, rules.house_rules.card_in_two_declarations)
+        if declaring
+        else {frozenset()}
+    )
+    said_belote = {
+        (str(a.card)[1])
+        for a in state.actions
+        if isinstance(a, Play) and a.seat == seat and a.belote
+    }
+    out = set()
+    for card in cards_ok:
+        belote = (False, True) if oracle_belote(contract, trick, hand, card) else (False,)
+        rebelote = (
+            (False, True)
+            if rules.is_french and card[0] in "KQ" and card[1] in said_belote
+            else (False,)
+        )
+        for option in options:
+            for b in belote:
+                for r in rebelote:
+                    out.add((card, option, b, r))
+    return out
+
+
+# ---------------------------------------------------------------------------- records
+
+
+@PROPERTY
+@given(setups(), st.floats(0, 1))
+def test_records_replay_to_the_same_result(setup: Any, cut: float) -> None:
+    """RECORDS.md: a finished deal written as a record replays to the same result, also
+    through JSON text; a record cut short replays to the same state."""
+    states = list(walk(setup))
+    state = states[-1]
+    record = deal_record(state)
+    assert state.result is not None
+    for copy in (record, json.loads(json.dumps(record))):
+        again = replay_deal(copy)
+        assert again.result is not None
+        assert again.result.to_dict() == state.result.to_dict()
+        assert deal_record(again) == record
+    middle = states[int(cut * (len(states) - 1))]
+    again = replay_deal(json.loads(json.dumps(deal_record(middle))))
+    assert snapshot(again) == snapshot(middle)
+
+
+# ------------------------------------------------------------------------------ views
+
+
+def _cards_in(value: Any) -> Iterator[Card]:
+    """Every Card object reachable from a view (dataclasses, tuples, lists, dicts, tricks)."""
+    if isinstance(value, Card):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _cards_in(getattr(value, f.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _cards_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _cards_in(item)
+    elif hasattr(value, "cards") and hasattr(value, "winner"):
+        yield from _cards_in(value.cards)
+
+
+@PROPERTY
+@given(setups())
+def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
+    """view(): a seat sees its own hand and what the rules make public — cards played, the
+    French turned card (FR-2), the declarations' cards once the first trick is over (BG-16);
+    a spectator sees no hand at all. Checked on the JSON text and on the view object."""
+    for state in walk(setup):
+        played = {str(c) for t in state.tricks for c in t.cards} | {str(c) for c in state.trick}
+        public = set(played)
+        if state.ruleset.is_french and state.turned is not None:
+            public.add(str(state.turned))
+        if state.tricks:
+            for action in state.actions:
+                if isinstance(action, Play):
+                    public |= {str(c) for d in action.declare for c in d}
+        for seat in (*range(4), None):
+            allowed = public | (hand_texts(state, seat) if seat is not None else set())
+            shown = view(state, seat)
+            text = json.dumps(shown.to_dict())
+            leaked = set(CARD_RE.findall(text)) - allowed
+            assert not leaked, f"seat {seat} sees {sorted(leaked)} in {state!r}"
+            leaked_objects = {str(c) for c in _cards_in(shown)} - allowed
+            assert not leaked_objects, f"seat {seat} holds {sorted(leaked_objects)}"
+            if seat is None:
+                assert shown.hand is None
+            else:
+                assert shown.hand is not None
+                assert {str(c) for c in shown.hand} == hand_texts(state, seat)
+            assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(4)]
