@@ -911,3 +911,58 @@ def test_records_match_round_trip() -> None:
 def test_hand_texts_helper_matches_view() -> None:
     state = at_first_trick(BG, PAIRS, "hearts")
     assert hand_texts(state, 1) == set(PAIRS[1])
+
+
+# -------------------------------------------------------------- which declarations score
+
+
+def _scored(ruleset: Ruleset, contract: str, declared: list[tuple[int, list[str]]]) -> list[int]:
+    """Points per team for declarations announced in this order, every team with a trick."""
+    from app.rules import Contract
+    from app.rules.declarations import Announced, classify, scoring
+
+    announced = []
+    for order, (seat, texts) in enumerate(declared):
+        declaration = classify(cards(*texts))
+        assert declaration is not None
+        announced.append(Announced(seat, declaration, order))
+    points = [0, 0]
+    for a in scoring(ruleset, Contract.parse(contract), announced, [0, 1]):
+        points[a.seat % 2] += a.declaration.points
+    return points
+
+
+def test_bg18_carre_order_j_9_a_10_k_q() -> None:
+    """BG-18: carrés compare J 9 A 10 K Q, whatever their points."""
+    aces = ["AC", "AD", "AH", "AS"]
+    kings = ["KC", "KD", "KH", "KS"]
+    tens = ["TC", "TD", "TH", "TS"]
+    queens = ["QC", "QD", "QH", "QS"]
+    assert _scored(BG, "hearts", [(0, kings), (1, aces)]) == [0, 100]
+    assert _scored(BG, "hearts", [(0, tens), (1, kings)]) == [100, 0]
+    assert _scored(BG, "hearts", [(0, queens), (1, kings), (2, aces)]) == [200, 0]
+
+
+def test_bg13_bg17_run_of_6_counts_as_the_highest_quinte_in_it() -> None:
+    """BG-13: K-to-8 is a quinte to the K and loses to a quinte to the A; longer beats higher."""
+    k_to_8 = ["KH", "QH", "JH", "TH", "9H", "8H"]
+    a_to_10 = ["AS", "KS", "QS", "JS", "TS"]
+    assert _scored(BG, "clubs", [(0, k_to_8), (1, a_to_10)]) == [0, 100]
+    assert _scored(BG, "clubs", [(0, ["AD", "KD", "QD"]), (1, ["9C", "8C", "7C", "TC"])]) == [0, 50]
+
+
+def test_fr8_best_announce_takes_all() -> None:
+    """FR-8: one best announce; at equal value a carré beats a sequence; then the sequence in
+    trumps; then the one announced first. Its team scores all of its announces."""
+    rules = FR.with_house_rules(announces=True)
+    quinte = ["AH", "KH", "QH", "JH", "TH"]
+    kings = ["KC", "KD", "KS", "KH"]
+    assert _scored(rules, "spades", [(0, quinte), (1, kings)]) == [0, 100]
+    assert _scored(rules, "spades", [(0, ["KH", "QH", "JH"]), (1, ["KS", "QS", "JS"])]) == [0, 20]
+    assert _scored(
+        rules, "spades", [(1, ["KD", "QD", "JD"]), (2, ["KC", "QC", "JC"]), (2, ["9H", "8H", "7H"])]
+    ) == [0, 20]
+    assert _scored(
+        rules, "spades", [(2, ["KC", "QC", "JC"]), (2, ["9H", "8H", "7H"]), (1, ["KD", "QD", "JD"])]
+    ) == [40, 0]
+    assert _scored(rules, "spades", [(0, ["9D", "8D", "7D"]), (1, ["8C", "9C", "TC"])]) == [0, 20]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from app.rules import Ruleset, deal_record, match_record, new_match, record_deal
 
@@ -179,3 +182,41 @@ def test_no_file_is_a_usage_error() -> None:
     status, lines = replay()
     assert status != 0
     assert lines == []
+
+
+def _doc_examples() -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """docs/records.md's complete examples: each record followed by its documented replay."""
+    doc = ROOT / "docs" / "records.md"
+    if not doc.exists():
+        return []
+    blocks = []
+    for chunk in doc.read_text(encoding="utf-8").split("```json")[1:]:
+        try:
+            blocks.append(json.loads(chunk.split("```")[0]))
+        except ValueError:
+            continue  # an excerpt, not a whole document
+    pairs = []
+    for record, output in itertools.pairwise(blocks):
+        if (
+            isinstance(record, dict)
+            and str(record.get("format", "")).startswith("belote-")
+            and isinstance(output, dict)
+            and "file" in output
+        ):
+            pairs.append((record, output))
+    return pairs
+
+
+def test_the_complete_examples_of_docs_records_md_replay_as_documented(tmp_path: Path) -> None:
+    """docs/records.md shows complete records and their replay output: they must agree."""
+    pairs = _doc_examples()
+    if not pairs:
+        pytest.skip("docs/records.md has no complete example with its replay")
+    paths = [write(tmp_path / f"example{i}.json", r) for i, (r, _) in enumerate(pairs)]
+    status, lines = replay(*paths)
+    assert status == 0
+    for line, (_, documented) in zip(lines, pairs, strict=True):
+        line.pop("file")
+        documented = dict(documented)
+        documented.pop("file")
+        assert line == documented
