@@ -12,10 +12,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Insert, Table, bindparam, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
@@ -42,6 +43,23 @@ log = logging.getLogger(__name__)
 
 ACTIVE_STATUSES = ("waiting", "playing")
 
+# The writer speaks Core to the tables, not the ORM: a group is a handful of statements, and
+# the unit of work would only add bookkeeping (and autoflushes) in between.
+_TABLES = m.Base.metadata.tables
+ROOMS = _TABLES["rooms"]
+SEATS = _TABLES["seats"]
+MATCHES = _TABLES["matches"]
+MATCH_SEATS = _TABLES["match_seats"]
+DEALS = _TABLES["deals"]
+ACTIONS = _TABLES["actions"]
+CHAT = _TABLES["chat_messages"]
+
+_BUMP_VERSION = (
+    update(ROOMS)
+    .where(ROOMS.c.id == bindparam("room_id"))
+    .values(version=bindparam("version"), updated_at=bindparam("now"))
+)
+
 
 @dataclass(slots=True)
 class _Batch:
@@ -49,6 +67,30 @@ class _Batch:
     version: int
     ops: Sequence[Op]
     done: asyncio.Future[None]
+
+
+@dataclass(slots=True)
+class _GroupRows:
+    """The frequent writes of a whole group, sent as one executemany per table.
+
+    Each statement is a round trip (for aiosqlite, several hops to its thread), so the writes
+    that every action makes (its log row, the room's version) must cost per group, not per
+    action. Only rows that nothing else in the group reads are deferred here: the action log,
+    chat lines and room versions. Deals and rooms are inserted at once since later ops need
+    their ids.
+    """
+
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    versions: list[dict[str, Any]] = field(default_factory=list)
+
+    async def write(self, session: AsyncSession) -> None:
+        if self.actions:
+            await session.execute(insert(ACTIONS), self.actions)
+        if self.chat:
+            await session.execute(insert(CHAT), self.chat)
+        now = datetime.now(UTC)
+        await session.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
 
 
 class SqlStore:
@@ -104,17 +146,15 @@ class SqlStore:
 
     async def _write(self, batches: Sequence[_Batch]) -> None:
         new_deals: list[tuple[str, int]] = []
+        rows = _GroupRows()
         try:
             async with self._sessions.begin() as session:
                 for batch in batches:
                     room_id = await self._room_id(session, batch)
                     for op in batch.ops:
-                        await self._apply(session, room_id, op, new_deals)
-                    await session.execute(
-                        update(m.Room)
-                        .where(m.Room.id == room_id)
-                        .values(version=batch.version, updated_at=datetime.now(UTC))
-                    )
+                        await self._apply(session, room_id, op, new_deals, rows)
+                    rows.versions.append({"room_id": room_id, "version": batch.version})
+                await rows.write(session)
         except BaseException:
             for key in new_deals:
                 self._deal_ids.pop(key, None)
@@ -126,15 +166,17 @@ class SqlStore:
     async def _room_id(self, session: AsyncSession, batch: _Batch) -> int:
         for op in batch.ops:
             if isinstance(op, RoomCreated):
-                row = _room_row(op.config)
-                session.add(row)
-                await session.flush()
-                session.add_all(_seat_rows(row.id, op.seats))
-                self._room_ids[batch.code] = row.id
-                return row.id
+                room_id = await _insert_returning_id(
+                    session, insert(ROOMS).values(**_room_values(op.config))
+                )
+                await _insert_seats(session, room_id, op.seats)
+                self._room_ids[batch.code] = room_id
+                return room_id
         cached = self._room_ids.get(batch.code)
         if cached is None:
-            found = await session.scalar(select(m.Room.id).where(m.Room.code == batch.code))
+            found: int | None = await session.scalar(
+                select(ROOMS.c.id).where(ROOMS.c.code == batch.code)
+            )
             if found is None:
                 raise LookupError(f"room {batch.code} is not stored")
             cached = self._room_ids[batch.code] = found
@@ -144,8 +186,8 @@ class SqlStore:
         key = (match_id, number)
         cached = self._deal_ids.get(key)
         if cached is None:
-            found = await session.scalar(
-                select(m.Deal.id).where(m.Deal.match_id == match_id, m.Deal.number == number)
+            found: int | None = await session.scalar(
+                select(DEALS.c.id).where(DEALS.c.match_id == match_id, DEALS.c.number == number)
             )
             if found is None:
                 raise LookupError(f"deal {number} of match {match_id} is not stored")
@@ -153,21 +195,27 @@ class SqlStore:
         return cached
 
     async def _apply(
-        self, session: AsyncSession, room_id: int, op: Op, new_deals: list[tuple[str, int]]
+        self,
+        session: AsyncSession,
+        room_id: int,
+        op: Op,
+        new_deals: list[tuple[str, int]],
+        rows: _GroupRows,
     ) -> None:
+        """Write the rare ops at once (in order); queue the frequent ones in ``rows``."""
         match op:
             case RoomCreated():
                 pass  # written by _room_id
             case SeatsChanged(seats=seats):
-                await session.execute(delete(m.Seat).where(m.Seat.room_id == room_id))
-                session.add_all(_seat_rows(room_id, seats))
+                await session.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
+                await _insert_seats(session, room_id, seats)
             case StatusChanged(status=status):
                 await session.execute(
-                    update(m.Room).where(m.Room.id == room_id).values(status=status)
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(status=status)
                 )
             case MatchStarted():
-                session.add(
-                    m.Match(
+                await session.execute(
+                    insert(MATCHES).values(
                         id=op.match_id,
                         room_id=room_id,
                         rules=op.rules,
@@ -176,49 +224,54 @@ class SqlStore:
                         finished=False,
                     )
                 )
-                session.add_all(
-                    m.MatchSeat(
-                        match_id=op.match_id, seat=i, player_id=s.player_id, name=s.name, bot=s.bot
-                    )
-                    for i, s in enumerate(op.seats)
-                )
-                await session.flush()
                 await session.execute(
-                    update(m.Room).where(m.Room.id == room_id).values(current_match_id=op.match_id)
+                    insert(MATCH_SEATS),
+                    [
+                        {
+                            "match_id": op.match_id,
+                            "seat": i,
+                            "player_id": s.player_id,
+                            "name": s.name,
+                            "bot": s.bot,
+                        }
+                        for i, s in enumerate(op.seats)
+                    ],
+                )
+                await session.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(current_match_id=op.match_id)
                 )
             case DealStarted():
-                deal = m.Deal(
-                    match_id=op.match_id,
-                    number=op.number,
-                    dealer=op.dealer,
-                    seed=op.seed,
-                    cut=op.cut,
-                    deck=list(op.deck),
-                    hanging_in=op.hanging_in,
-                    finished=False,
+                deal_id = await _insert_returning_id(
+                    session,
+                    insert(DEALS).values(
+                        match_id=op.match_id,
+                        number=op.number,
+                        dealer=op.dealer,
+                        seed=op.seed,
+                        cut=op.cut,
+                        deck=list(op.deck),
+                        hanging_in=op.hanging_in,
+                        finished=False,
+                    ),
                 )
-                session.add(deal)
-                await session.flush()
-                self._deal_ids[(op.match_id, op.number)] = deal.id
+                self._deal_ids[(op.match_id, op.number)] = deal_id
                 new_deals.append((op.match_id, op.number))
             case ActionTaken():
                 deal_id = await self._deal_id(session, op.match_id, op.number)
-                session.add(
-                    m.ActionRow(deal_id=deal_id, seq=op.seq, action=op.action, auto=op.auto)
+                rows.actions.append(
+                    {"deal_id": deal_id, "seq": op.seq, "action": op.action, "auto": op.auto}
                 )
             case DealFinished():
                 deal_id = await self._deal_id(session, op.match_id, op.number)
-                await session.flush()
                 await session.execute(
-                    update(m.Deal)
-                    .where(m.Deal.id == deal_id)
+                    update(DEALS)
+                    .where(DEALS.c.id == deal_id)
                     .values(finished=True, contract=op.contract, result=op.result)
                 )
             case MatchProgress():
-                await session.flush()
                 await session.execute(
-                    update(m.Match)
-                    .where(m.Match.id == op.match_id)
+                    update(MATCHES)
+                    .where(MATCHES.c.id == op.match_id)
                     .values(
                         scoresheet=op.scoresheet,
                         finished=op.finished,
@@ -227,15 +280,15 @@ class SqlStore:
                     )
                 )
             case ChatPosted():
-                session.add(
-                    m.ChatMessage(
-                        room_id=room_id,
-                        seat=op.seat,
-                        player_id=op.player_id,
-                        name=op.name,
-                        text=op.text,
-                        at=op.at,
-                    )
+                rows.chat.append(
+                    {
+                        "room_id": room_id,
+                        "seat": op.seat,
+                        "player_id": op.player_id,
+                        "name": op.name,
+                        "text": op.text,
+                        "at": op.at,
+                    }
                 )
 
     async def load_room(self, code: str) -> StoredRoom | None:
@@ -323,21 +376,31 @@ class SqlStore:
             return list(rows)
 
 
-def _room_row(config: RoomConfig) -> m.Room:
-    return m.Room(
-        code=config.code,
-        host_id=config.host_id,
-        rules=config.rules,
-        target=config.target,
-        public=config.public,
-        turn_seconds=config.turn_seconds,
-        status="waiting",
-        version=0,
+def _room_values(config: RoomConfig) -> dict[str, Any]:
+    return {
+        "code": config.code,
+        "host_id": config.host_id,
+        "rules": config.rules,
+        "target": config.target,
+        "public": config.public,
+        "turn_seconds": config.turn_seconds,
+        "status": "waiting",
+        "version": 0,
+    }
+
+
+async def _insert_returning_id(session: AsyncSession, statement: Insert) -> int:
+    """Insert one row and return its generated id (RETURNING: PostgreSQL, SQLite >= 3.35)."""
+    table = statement.table
+    assert isinstance(table, Table)
+    return int((await session.execute(statement.returning(table.c.id))).scalar_one())
+
+
+async def _insert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
+    await session.execute(
+        insert(SEATS),
+        [
+            {"room_id": room_id, "seat": i, "player_id": s.player_id, "name": s.name, "bot": s.bot}
+            for i, s in enumerate(seats)
+        ],
     )
-
-
-def _seat_rows(room_id: int, seats: Sequence[SeatRecord]) -> list[m.Seat]:
-    return [
-        m.Seat(room_id=room_id, seat=i, player_id=s.player_id, name=s.name, bot=s.bot)
-        for i, s in enumerate(seats)
-    ]

@@ -12,6 +12,7 @@ from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.store import SqlStore
 from app.rooms.manager import RoomManager
+from app.rooms.ports import ChatPosted
 from app.rooms.room import PLAYING, RoomTimings
 from app.rules import view
 from tests.rooms.fakes import Inbox
@@ -113,3 +114,40 @@ async def test_group_commit_writes_every_room_s_batch(database_url: str) -> None
     await engine.dispose()
     assert chats == {room.config.code for room in rooms}
     assert versions == {1}
+
+
+async def test_a_bad_batch_does_not_fail_the_others_of_its_group(database_url: str) -> None:
+    await add_player(database_url, "host")
+    async with running(database_url) as (manager, store):
+        rooms = [
+            await manager.create(
+                "host",
+                "Host",
+                {"preset": "french"},
+                target=None,
+                public=False,
+                turn_seconds=0,
+                bots=(1, 2, 3),
+            )
+            for _ in range(3)
+        ]
+        codes = [room.config.code for room in rooms]
+        good = [ChatPosted(None, "host", "Host", "kept", 0.0)]
+        orphan = [ChatPosted(None, "nobody", "Nobody", "lost", 0.0)]  # no such player: FK
+        # Queued together, the three batches land in one group and its bulk insert fails.
+        results = await asyncio.gather(
+            store.commit(codes[0], 5, good),
+            store.commit(codes[1], 5, orphan),
+            store.commit(codes[2], 5, good),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], Exception)
+    engine = make_engine(database_url)
+    async with make_sessionmaker(engine)() as session:
+        chats = list(await session.scalars(select(m.ChatMessage.text)))
+        rows = await session.execute(select(m.Room.code, m.Room.version))
+        versions = {code: version for code, version in rows}
+    await engine.dispose()
+    assert chats == ["kept", "kept"]
+    assert versions == {codes[0]: 5, codes[1]: 0, codes[2]: 5}
