@@ -230,11 +230,12 @@ def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> No
         assert all(a.seat == state.turn for a in legal)
         if state.phase is Phase.PLAYING:
             assert {_describe(a) for a in legal} == _oracle_plays(state)
+        before = snapshot(state)
         for action in legal:
             after = apply(state, action)
             assert after.actions[-1] == action
             assert len(after.actions) == len(state.actions) + 1
-        before = snapshot(state)
+        assert snapshot(state) == before, "applying an action changed the state it came from"
         legal_set = set(legal)
         for action in _others(state, legal_set, rng):
             try:
@@ -365,3 +366,48 @@ def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
                 assert shown.hand is not None
                 assert {str(c) for c in shown.hand} == hand_texts(state, seat)
             assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(4)]
+
+
+# ------------------------------------------------------------------------------ matches
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PRESETS), st.integers(0, 3), st.integers(0, 2**32 - 1))
+def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) -> None:
+    """BG-26, BG-27, FR-12, FR-13 over random matches: the scores are the sums of the lines,
+    the deal passes to dealer+1, what hangs is what the last deal left hanging, and the match
+    ends exactly when a team reaches the target with the scores differing (Bulgarian: not on
+    a valat deal); the higher score wins. The match record replays to the same scoresheet."""
+    from app.rules import match_record, new_match, record_deal, replay_match
+
+    ruleset = Ruleset.from_dict({"preset": preset})
+    target = 151 if preset == "bulgarian" else 501
+    match = new_match(ruleset, first_dealer, target)
+    rng = random.Random(seed)
+    deals = []
+    dealer = first_dealer
+    while not match.finished:
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        state = match.start_deal(deck)
+        assert state.dealer == dealer and state.hanging_in == match.hanging
+        while state.phase is not Phase.FINISHED:
+            state = apply(state, choose(state, rng))
+        deals.append(state)
+        before = match.scores
+        match = record_deal(match, state)
+        result = state.result
+        assert result is not None
+        assert match.scores == (before[0] + (result.mp[0] or 0), before[1] + (result.mp[1] or 0))
+        assert match.hanging == result.hanging_out
+        dealer = (dealer + 1) % 4
+        assert match.next_dealer == dealer
+        reached = max(match.scores) >= target and match.scores[0] != match.scores[1]
+        if preset == "bulgarian" and result.valat_team is not None:
+            reached = False
+        assert match.finished == reached
+        assert len(deals) < 200
+    assert match.winner == (0 if match.scores[0] > match.scores[1] else 1)
+    assert [line.mp for line in match.lines] == [d.result.mp for d in deals if d.result]
+    replayed, _ = replay_match(json.loads(json.dumps(match_record(match, deals))))
+    assert replayed == match
