@@ -46,9 +46,8 @@ ALL_CARD_TEXTS = [r + s for s in SUITS for r in "789TJQKA"]
 def golden_dir() -> Path | None:
     """`shared/golden` next to the repository (or $BELOTE_GOLDEN_DIR), None if absent."""
     env = os.environ.get("BELOTE_GOLDEN_DIR")
-    if env:
-        path = Path(env)
-        return path if path.is_dir() else None
+    if env and Path(env).is_dir():
+        return Path(env)
     for parent in Path(__file__).resolve().parents:
         candidate = parent / "shared" / "golden"
         if candidate.is_dir():

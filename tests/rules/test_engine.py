@@ -80,6 +80,14 @@ def bid(state: DealState, *texts: str) -> DealState:
     return state
 
 
+def plays(state: DealState) -> list[Play]:
+    """The legal actions of a seat in the play (all of them are plays)."""
+    actions = legal_actions(state)
+    out = [a for a in actions if isinstance(a, Play)]
+    assert len(out) == len(actions)
+    return out
+
+
 def plays_of(state: DealState, card: str) -> list[Play]:
     """The legal actions playing `card` (one per set of announcements)."""
     return [a for a in legal_actions(state) if isinstance(a, Play) and str(a.card) == card]
@@ -463,10 +471,10 @@ def test_bg20_carre_of_sevens_or_eights_is_not_a_declaration() -> None:
 def test_bg12_no_declarations_and_no_belote_in_no_trumps() -> None:
     """BG-12, BG-20: in No Trumps nothing is offered and announcing anything is illegal."""
     state = at_first_trick(BG, PAIRS | {}, "no_trumps")
-    assert all(not a.declare and not a.belote for a in legal_actions(state))
+    assert all(not a.declare and not a.belote for a in plays(state))
     refused(state, _play(0, "KH", belote=True), IllegalBelote)
     state = at_first_trick(BG, RUNS, "no_trumps")
-    assert all(not a.declare and not a.belote for a in legal_actions(state))
+    assert all(not a.declare and not a.belote for a in plays(state))
     refused(state, _play(0, "7C", ["AH", "KH", "QH"]), IllegalDeclaration, "BG-12")
 
 
@@ -497,7 +505,7 @@ def test_fr8_announces_off_by_default_on_with_the_house_rule() -> None:
 def test_bg19_belote_with_the_king_or_queen_of_trumps_led() -> None:
     """BG-19: K and Q of trumps in one hand; announced with the first of them."""
     state = at_first_trick(BG, PAIRS, "hearts")
-    assert {(str(a.card), a.belote) for a in legal_actions(state) if a.belote} == {
+    assert {(str(a.card), a.belote) for a in plays(state) if a.belote} == {
         ("KH", True),
         ("QH", True),
     }
@@ -509,7 +517,7 @@ def test_bg19_belote_with_the_king_or_queen_of_trumps_led() -> None:
 def test_bg19_no_belote_with_a_plain_suit_pair() -> None:
     """BG-19: in a suit contract only the trump K and Q make belote."""
     state = at_first_trick(BG, PAIRS, "clubs")
-    assert not any(a.belote for a in legal_actions(state))
+    assert not any(a.belote for a in plays(state))
     refused(state, _play(0, "KH", belote=True), IllegalBelote, "BG-19")
 
 
@@ -517,8 +525,8 @@ def test_bg19_belote_when_trumping() -> None:
     """BG-19: in a suit contract the first of K/Q may be announced when it trumps."""
     state = apply(at_first_trick(BG, PAIRS, "diamonds"), _play(0, "7C"))
     # seat 1 has no clubs; its opponent leads: it must trump (BG-9), with KD or QD
-    assert {str(a.card) for a in legal_actions(state)} == {"KD", "QD"}
-    assert {(str(a.card), a.belote) for a in legal_actions(state)} == {
+    assert {str(a.card) for a in plays(state)} == {"KD", "QD"}
+    assert {(str(a.card), a.belote) for a in plays(state)} == {
         ("KD", False),
         ("KD", True),
         ("QD", False),
@@ -530,10 +538,10 @@ def test_bg19_belote_when_trumping() -> None:
 def test_bg19_all_trumps_belote_of_any_suit_only_led_or_following() -> None:
     """BG-19: in All Trumps the K and Q of any suit, but not when the card is discarded."""
     state = at_first_trick(BG, PAIRS, "all_trumps")
-    assert {str(a.card) for a in legal_actions(state) if a.belote} == {"KH", "QH"}
+    assert {str(a.card) for a in plays(state) if a.belote} == {"KH", "QH"}
     state = apply(state, _play(0, "7C"))
     # seat 1 holds no club: any card, but a K or Q discarded carries no belote
-    assert not any(a.belote for a in legal_actions(state))
+    assert not any(a.belote for a in plays(state))
     refused(state, _play(1, "KD", belote=True), IllegalBelote, "BG-19")
     refused(state, _play(1, "QS", belote=True), IllegalBelote, "BG-19")
     for seat, card in ((1, "7H"), (2, "JC"), (3, "7S")):
@@ -542,7 +550,7 @@ def test_bg19_all_trumps_belote_of_any_suit_only_led_or_following() -> None:
     for seat, card in ((2, "9D"), (3, "8S"), (0, "7D")):
         state = apply(state, _play(seat, card))
     # diamonds led: seat 1 follows with KD or QD and may announce belote with either
-    assert {(str(a.card), a.belote) for a in legal_actions(state)} == {
+    assert {(str(a.card), a.belote) for a in plays(state)} == {
         ("KD", False),
         ("KD", True),
         ("QD", False),
@@ -619,7 +627,7 @@ def test_fr7_rebelote_only_after_ones_own_belote() -> None:
         state = apply(state, _play(seat, card))
     state = apply(state, _play(3, "AH"))
     assert state.turn == 0
-    assert {(str(a.card), a.rebelote) for a in legal_actions(state)} == {
+    assert {(str(a.card), a.rebelote) for a in plays(state)} == {
         ("QH", False),
         ("QH", True),
     }

@@ -12,7 +12,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -171,7 +171,7 @@ def test_card_points_tricks_and_totals(setup: Any) -> None:
 # -------------------------------------------------------------- legality and refusals
 
 
-def _canonical(declare: list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+def _canonical(declare: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     return tuple(sorted((tuple(sorted(d)) for d in declare), key=lambda d: (d[0], len(d))))
 
 
@@ -241,7 +241,7 @@ def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> No
             try:
                 apply(state, action)
             except RuleError as error:
-                assert error.rule and error.code  # type: ignore[attr-defined]
+                assert error.rule and error.code
             else:
                 raise AssertionError(f"{action} is not in legal_actions but was accepted")
         assert snapshot(state) == before
