@@ -45,10 +45,10 @@ export function cardFace(card, { button = false, extraClass = "", attrs = {} } =
     {
       class: cls,
       dataset: { card },
-      "aria-label": cardName(card),
       role: button ? null : "img",
       type: button ? "button" : null,
       ...attrs,
+      "aria-label": attrs["aria-label"] || cardName(card),
     },
     h("span", { class: "idx tl", "aria-hidden": "true" }, h("span", { class: "rk", text: rank }), h("span", { class: "st", text: suit })),
     h("span", { class: "pip", "aria-hidden": "true", text: "JQK".includes(rankOf(card)) ? rank : suit }),

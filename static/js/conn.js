@@ -10,6 +10,7 @@ export class RoomConnection {
     this.version = null; // the last version applied
     this.pending = new Map();
     this.nextId = 1;
+    this.idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.closed = false;
     this.ws = null;
     this.attempt = 0;
@@ -94,7 +95,8 @@ export class RoomConnection {
   }
 
   rawSend(t, d, extra = {}) {
-    const id = `c${this.nextId++}`;
+    // Ids are unique across page loads: the server refuses an id it has seen from this player.
+    const id = `${this.idPrefix}.${this.nextId++}`;
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         reject({ code: "network", message: "not connected" });

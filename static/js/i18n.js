@@ -160,6 +160,7 @@ const en = {
   kind_tierce: "Tierce", kind_quarte: "Quarte", kind_quinte: "Quinte",
   kind_quinte_tierce: "Quinte + tierce", kind_carre: "Carré",
   x_mult: "×{n}",
+  not_playable: "cannot be played now",
   keyboard_help: "Keys: ← → choose a card, Enter plays it.",
   error: "Error",
   // Server error codes (docs/protocol.md); the server's own message follows as detail.
@@ -350,6 +351,7 @@ const fr = {
   kind_tierce: "Tierce", kind_quarte: "Quarte (cinquante)", kind_quinte: "Quinte (cent)",
   kind_quinte_tierce: "Quinte + tierce", kind_carre: "Carré",
   x_mult: "×{n}",
+  not_playable: "injouable maintenant",
   keyboard_help: "Clavier : ← → pour choisir une carte, Entrée pour la jouer.",
   error: "Erreur",
   err_not_your_turn: "Ce n'est pas à vous de jouer.",
@@ -539,6 +541,7 @@ const bg = {
   kind_tierce: "Терца", kind_quarte: "Кварта", kind_quinte: "Квинта",
   kind_quinte_tierce: "Квинта + терца", kind_carre: "Каре",
   x_mult: "×{n}",
+  not_playable: "не може да се играе сега",
   keyboard_help: "Клавиши: ← → избор на карта, Enter я играе.",
   error: "Грешка",
   err_not_your_turn: "Не сте на ход.",

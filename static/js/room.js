@@ -5,7 +5,7 @@ import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { cardBack, cardFace, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast } from "./ui.js";
@@ -250,6 +250,7 @@ export function showRoom(app, code) {
     root.dataset.phase = S.deal ? S.deal.phase : "none";
     root.dataset.myTurn = String(Boolean(myTurn()));
     root.dataset.version = String(conn.version);
+    tickClocks();
     restoreFocus(focused);
   }
 
@@ -463,7 +464,11 @@ export function showRoom(app, code) {
         return cardFace(card, {
           button: true,
           extraClass: state,
-          attrs: { onclick: () => playCard(card), "aria-disabled": state === "dimmed" ? "true" : null, tabindex: "-1" },
+          attrs: {
+            onclick: () => playCard(card),
+            "aria-label": state === "dimmed" ? `${cardName(card)} — ${t("not_playable")}` : null,
+            tabindex: "-1",
+          },
         });
       }),
     );
@@ -623,7 +628,10 @@ export function showRoom(app, code) {
   function renderSheet() {
     clear(sheetBox);
     sheetBox.append(h("h3", { text: t("scoresheet") }));
-    if (S.scoresheet) sheetBox.append(scoresheetTable(S.scoresheet, usTeam(), shortTeamNames()));
+    const sheet =
+      S.scoresheet ||
+      (S.room.status === "waiting" ? null : { lines: [], scores: [0, 0], hanging: 0, target: S.room.target, finished: false, winner: null });
+    if (sheet) sheetBox.append(scoresheetTable(sheet, usTeam(), shortTeamNames()));
     else sheetBox.append(h("p", { class: "muted", text: "—" }));
   }
 
@@ -648,13 +656,14 @@ export function showRoom(app, code) {
   }
 
   // ---- the turn clock --------------------------------------------------------------------
-  const clockTimer = setInterval(() => {
+  function tickClocks() {
     for (const el of root.querySelectorAll(".clock")) {
       const deadline = Number(el.dataset.deadline);
       el.textContent = deadline ? t("time_left", { n: Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) }) : "";
       el.classList.toggle("low", Boolean(deadline) && deadline - Date.now() < 5000);
     }
-  }, 250);
+  }
+  const clockTimer = setInterval(tickClocks, 250);
 
   // ---- keyboard: ← → choose a card (or a bid), Enter plays it ---------------------------
   function focusables() {

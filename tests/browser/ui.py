@@ -1,0 +1,132 @@
+"""Driving the client the way a player does: through the page, waiting on what it shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ROOM = "#room"
+NEXT = """() => {
+  const room = document.querySelector('#room');
+  return Boolean(room) && (room.dataset.myTurn === 'true' || room.dataset.status === 'finished'
+    || document.querySelector('#result-panel') !== null);
+}"""
+
+
+def set_name(page: Any, name: str) -> None:
+    """Open the lobby and save a display name (creates the guest)."""
+    page.goto("/")
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    page.wait_for_function(
+        "name => (JSON.parse(localStorage.getItem('belote.player') || 'null') || {}).name === name",
+        arg=name,
+    )
+
+
+def create_room(
+    page: Any,
+    *,
+    bots: tuple[int, ...] = (),
+    target: int | None = None,
+    timer: int = 0,
+    public: bool = False,
+) -> str:
+    """Fill the lobby's create form; returns the room code once the room page shows."""
+    page.wait_for_selector("#create-form")
+    if target is not None:
+        page.fill("#target", str(target))
+    page.select_option("#turn", str(timer))
+    page.check(f"input[name=visibility][value={'public' if public else 'private'}]")
+    for seat in bots:
+        page.check(f"#bot-{seat}")
+    page.click("#create-room")
+    page.wait_for_selector("#room[data-status=waiting]")
+    return str(page.get_attribute(ROOM, "data-code"))
+
+
+def start(page: Any) -> None:
+    page.click("#start")
+    page.wait_for_selector("#room[data-status=playing]")
+
+
+def version(page: Any) -> str:
+    return str(page.get_attribute(ROOM, "data-version"))
+
+
+def wait_changed(page: Any, before: str) -> None:
+    """Wait until the page has applied a newer room event than ``before``."""
+    page.wait_for_function("v => document.querySelector('#room').dataset.version !== v", arg=before)
+
+
+def wait_next(page: Any) -> str:
+    """Wait until the player has something to do; returns what: result, finished, bid or play."""
+    page.wait_for_function(NEXT)
+    if page.query_selector("#result-panel"):
+        return "result"
+    if page.get_attribute(ROOM, "data-status") == "finished":
+        return "finished"
+    return "bid" if page.get_attribute(ROOM, "data-phase") == "bidding" else "play"
+
+
+def hand(page: Any) -> list[str]:
+    return [str(c.get_attribute("data-card")) for c in page.query_selector_all("#hand .card")]
+
+
+def playable(page: Any) -> list[str]:
+    return [str(c.get_attribute("data-card")) for c in page.query_selector_all("#hand .playable")]
+
+
+def legal_plays(page: Any) -> set[str]:
+    """The server's legal actions as the client holds them (the last deal frame)."""
+    return set(
+        page.evaluate("() => window.__belote.state.deal.legal.filter(a => a.play).map(a => a.play)")
+    )
+
+
+def bid(page: Any, prefer: str = "pass") -> None:
+    before = version(page)
+    button = page.query_selector(f"#bid-panel button[data-bid={prefer}]") or page.query_selector(
+        "#bid-panel button"
+    )
+    assert button is not None, "no bid offered on the player's turn"
+    button.click()
+    wait_changed(page, before)
+
+
+def play(page: Any, keyboard: bool = False) -> str:
+    """Play the first highlighted card, by mouse or with the arrow keys and Enter."""
+    before = version(page)
+    cards = playable(page)
+    assert cards, "no card highlighted on the player's turn"
+    if keyboard:
+        page.keyboard.press("ArrowRight")
+        focused = page.evaluate("() => document.activeElement.dataset.card")
+        assert focused == cards[0]
+        page.keyboard.press("Enter")
+    else:
+        page.click(f"#hand .card[data-card='{cards[0]}']")
+    wait_changed(page, before)
+    return cards[0]
+
+
+def close_result(page: Any) -> None:
+    page.click("#result-close")
+    page.wait_for_selector("#result-panel", state="detached")
+
+
+def play_until_trick_in_progress(page: Any) -> None:
+    """Bid and play until it is this player's turn with cards already in the current trick."""
+    while True:
+        step = wait_next(page)
+        if step == "result":
+            close_result(page)
+        elif step == "bid":
+            bid(page)
+        elif step == "play":
+            if page.get_attribute("#trick", "data-last") == "false" and int(
+                page.get_attribute("#trick", "data-count") or 0
+            ):
+                return
+            play(page)
+        else:
+            raise AssertionError("the match ended before a trick was in progress")
