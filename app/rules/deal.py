@@ -544,10 +544,21 @@ def _announce(state: DealState, new: DealState, play: Play) -> None:
         )
     if play.belote:
         if not belote_eligible(state, card):
-            raise IllegalBelote(_belote_why(state), "FR-7" if state.ruleset.is_french else "BG-19")
+            raise IllegalBelote(_belote_why(state), _belote_rule(state))
         new.belotes = (*state.belotes, (seat, card >> 3))
     if play.rebelote and not _rebelote_allowed(state, seat, card):
-        raise IllegalBelote("rebelote follows your own belote, with the other card", "FR-7")
+        raise IllegalBelote(
+            "rebelote follows your own belote, with the other card", _belote_rule(state)
+        )
+
+
+def _belote_rule(state: DealState) -> str:
+    """The rule a refused belote breaks: FR-7, BG-12 in No Trumps, otherwise BG-19."""
+    if state.ruleset.is_french:
+        return "FR-7"
+    if state.contract == Contract.NO_TRUMPS:
+        return "BG-12"
+    return "BG-19"
 
 
 def _belote_why(state: DealState) -> str:

@@ -105,7 +105,12 @@ def record_deal(match: MatchState, deal: DealState) -> MatchState:
         result.valat_team,
     )
     scores = (match.scores[0] + (result.mp[0] or 0), match.scores[1] + (result.mp[1] or 0))
-    finished, winner = _ends(match, scores, result.valat_team is not None and not result.void)
+    if result.void:
+        # Nothing was scored, so nothing can end: this also keeps the deal owed after a valat
+        # (BG-27) or after equal scores at the target (FR-13) a deal that is played out.
+        finished, winner = False, None
+    else:
+        finished, winner = _ends(match, scores, result.valat_team is not None)
     return replace(
         match,
         lines=(*match.lines, line),

@@ -7,7 +7,19 @@ out by hand from the rules, in the comments.
 
 from __future__ import annotations
 
-from app.rules import Contract, DealState, HouseRules, Phase, Ruleset, new_match, record_deal
+from app.rules import (
+    Bid,
+    Call,
+    Contract,
+    DealState,
+    HouseRules,
+    Phase,
+    Ruleset,
+    apply,
+    full_deck,
+    new_match,
+    record_deal,
+)
 from app.rules.scoring import bulgarian_points, french_points
 
 from .helpers import (
@@ -217,6 +229,27 @@ def test_bg27_a_valat_deal_is_never_the_last() -> None:
     match = record_deal(match, deal)
     assert match.finished
     assert match.winner == 0
+
+
+def test_bg27_a_void_deal_does_not_count_as_the_deal_owed_after_a_valat() -> None:
+    """BG-27 with BG-7: after the valat that takes team 0 past 151, the next deal is all passes;
+    nothing was scored, so the match still waits for a deal that is played out."""
+    match = new_match(BG, first_dealer=3)
+    bids = bids_for(3, 0, "no_trumps", ["contra", "recontra"])
+    match = record_deal(match, _finished(scripted_deal(BG, 3, bids, NT_ALL_TO_PARTNER)))
+    bids = ["pass", "no_trumps", "contra", "pass", "pass", "pass"]
+    match = record_deal(match, _finished(scripted_deal(BG, 0, bids, NT_ALL_TO_SECOND)))
+    assert match.scores == (174, 0) and not match.finished
+    void = match.start_deal(full_deck(BG))
+    for seat in (2, 3, 0, 1):
+        void = apply(void, Bid(seat, Call.PASS))
+    assert void.result is not None and void.result.void
+    match = record_deal(match, void)
+    assert not match.finished, "an all-pass deal is not the deal owed after a valat"
+    assert match.next_dealer == 2
+    deal = _finished(scripted_deal(BG, 2, bids_for(2, 3, "no_trumps"), NT_80_50))
+    match = record_deal(match, deal)
+    assert match.finished
 
 
 def test_bg27_match_ends_at_151_when_scores_differ() -> None:
