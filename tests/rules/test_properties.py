@@ -377,7 +377,8 @@ def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) 
     """BG-26, BG-27, FR-12, FR-13 over random matches: the scores are the sums of the lines,
     the deal passes to dealer+1, what hangs is what the last deal left hanging, and the match
     ends exactly when a team reaches the target with the scores differing (Bulgarian: not on
-    a valat deal; never on a void deal); the higher score wins. The match record replays to the same scoresheet."""
+    a valat deal; never on a void deal); the higher score wins. The match record replays to
+    the same scoresheet."""
     from app.rules import match_record, new_match, record_deal, replay_match
 
     ruleset = Ruleset.from_dict({"preset": preset})
