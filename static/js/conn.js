@@ -34,7 +34,10 @@ export class RoomConnection {
           this.attempt = 0;
           this.h.status(wasRetry ? "reconnected" : "open");
         },
-        () => {},
+        (error) => {
+          if (this.h.helloFailed) this.h.helloFailed(error);
+          else this.h.error(error);
+        },
       );
     });
     ws.addEventListener("message", (event) => this.receive(event.data));

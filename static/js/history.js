@@ -245,11 +245,11 @@ export function showReplay(app, matchId, number) {
       h(
         "div",
         { class: "replay-controls" },
-        h("button", { type: "button", id: "replay-first", text: `⏮ ${t("first")}`, onclick: () => go(0) }),
+        h("button", { type: "button", id: "replay-first", text: `« ${t("first")}`, onclick: () => go(0) }),
         h("button", { type: "button", id: "replay-prev", text: `◀ ${t("prev")}`, onclick: () => go(step - 1) }),
         h("span", { class: "step", id: "replay-step", text: t("step", { i: step, n: record.actions.length }) }),
         h("button", { type: "button", id: "replay-next", text: `${t("next")} ▶`, onclick: () => go(step + 1) }),
-        h("button", { type: "button", id: "replay-last", text: `${t("last")} ⏭`, onclick: () => go(record.actions.length) }),
+        h("button", { type: "button", id: "replay-last", text: `${t("last")} »`, onclick: () => go(record.actions.length) }),
         downloadButton(t("download_json"), `/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`, `deal-${matchId}-${number}.json`, "download-deal"),
         h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}`, text: t("scoresheet") }),
       ),
@@ -261,6 +261,21 @@ export function showReplay(app, matchId, number) {
         h("span", { class: "muted", text: ` · ${t("bids_history")}: ${bids.map((b) => `${seatLabel(seats, b.seat)} ${contractLabel(b.bid)}`).join(", ") || "—"}` }),
       ),
       h("div", { class: "table replay-table" }, h("div", { class: "felt" }, seatsView, h("div", { class: "center" }, center))),
+      finished
+        ? h(
+            "section",
+            { class: "all-hands", id: "all-hands" },
+            h("h3", { text: t("all_hands") }),
+            [0, 1, 2, 3].map((seat) =>
+              h(
+                "div",
+                { class: "hand-line", dataset: { seat: String(seat) } },
+                h("span", { class: "who", text: seatLabel(seats, seat) }),
+                layoutHand(initialHands(record)[seat]).map((c) => cardFace(c, { extraClass: "small" })),
+              ),
+            ),
+          )
+        : null,
       finished && result ? breakdownTable(result, us, teamLabels(seats, us, false), (seat) => seatLabel(seats, seat)) : null,
     );
   }

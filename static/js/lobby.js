@@ -34,7 +34,7 @@ export function nameForm(onSaved) {
   const input = h("input", {
     id: "name-input",
     name: "name",
-    maxlength: "24",
+    maxlength: "32",
     required: true,
     autocomplete: "nickname",
     value: player ? player.name : "",
@@ -190,7 +190,7 @@ function createForm(rules) {
 }
 
 function joinForm() {
-  const input = h("input", { id: "join-code", name: "code", placeholder: "https://…/#/r/…", autocomplete: "off" });
+  const input = h("input", { id: "join-code", name: "code", placeholder: "https://…/r/…", autocomplete: "off" });
   const form = h(
     "form",
     { class: "join-form" },

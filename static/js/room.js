@@ -3,7 +3,7 @@
 // Everything shown comes from the server's frames; legality comes only from `deal.legal`.
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
-import { getPlayer } from "./identity.js";
+import { forgetPlayer, getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { cardBack, cardFace, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
@@ -232,7 +232,23 @@ export function showRoom(app, code) {
     root.dataset.connection = status;
   }
 
-  const conn = new RoomConnection(code, player.token, { frame: onFrame, status: onStatus, error: showError });
+  function onHelloFailed(error) {
+    showError(error);
+    if (error && error.code === "bad_token") {
+      // The server does not know this guest (e.g. a fresh database): choose a name again.
+      conn.close();
+      forgetPlayer();
+      window.dispatchEvent(new Event("belote:identity"));
+      go(`#/r/${encodeURIComponent(code)}`);
+    }
+  }
+
+  const conn = new RoomConnection(code, player.token, {
+    frame: onFrame,
+    status: onStatus,
+    error: showError,
+    helloFailed: onHelloFailed,
+  });
   window.__belote = { conn, state: S }; // for tests and debugging from the console
 
   // ---- rendering -----------------------------------------------------------------------
@@ -550,11 +566,34 @@ export function showRoom(app, code) {
     return h("div", { class: "center-box match-over", id: "match-over" }, parts);
   }
 
+  /** The contract and the score in the table's corners: visible on a phone without scrolling. */
+  function feltStatus() {
+    const deal = S.deal;
+    const parts = [];
+    if (deal && deal.contract) {
+      parts.push(
+        h(
+          "div",
+          { class: "felt-status", id: "felt-contract" },
+          contractBadge(deal.contract, deal.multiplier),
+          deal.bidder !== null ? h("span", { text: name(deal.bidder) }) : null,
+        ),
+      );
+    }
+    if (S.scoresheet || (S.room.status !== "waiting" && S.deal)) {
+      const scores = S.scoresheet ? S.scoresheet.scores : [0, 0];
+      const us = usTeam();
+      const labels = shortTeamNames();
+      parts.push(h("div", { class: "felt-score", id: "felt-score", text: `${labels[us]} ${scores[us]} · ${labels[1 - us]} ${scores[1 - us]}` }));
+    }
+    return parts;
+  }
+
   function renderTable() {
     const deal = S.deal;
     replace(
       table,
-      h("div", { class: "felt" }, [0, 1, 2, 3].map(seatBox), h("div", { class: "center" }, centerView())),
+      h("div", { class: "felt" }, feltStatus(), [0, 1, 2, 3].map(seatBox), h("div", { class: "center" }, centerView())),
       h("div", { class: "mine" }, declarePanel(), handView(), deal && deal.hand && myTurn() && deal.phase === "playing" ? h("p", { class: "hint", text: t("keyboard_help") }) : null),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));

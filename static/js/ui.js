@@ -41,7 +41,7 @@ export function go(hash) {
 }
 
 export function roomLink(code) {
-  return `${location.origin}/#/r/${encodeURIComponent(code)}`;
+  return `${location.origin}/r/${encodeURIComponent(code)}`;
 }
 
 export function seatName(room, seat) {

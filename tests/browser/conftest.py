@@ -76,7 +76,7 @@ class ThreadedServer:
         self._thread.join(timeout=30)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The app on a free port. Bots move at once and deals follow each other without a pause;
     rooms are created from the UI with their own turn timers."""
@@ -96,8 +96,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         threaded.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not for the session: while Playwright's sync API runs, its
+    event loop is the thread's running loop, and the async tests that follow need their own."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium package to run browser tests")
     from playwright.sync_api import sync_playwright

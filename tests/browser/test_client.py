@@ -19,8 +19,8 @@ from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
-XSS_NAME = "<svg onload=alert(1)>"  # a name has at most 24 characters (app/api/players.py)
-XSS_LONG = "<img src=x onerror=alert(1)>"
+XSS = "<img src=x onerror=alert(1)>"
+XSS_CHAT = "<script>alert(2)</script><svg onload=alert(3)>"
 
 
 def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Path) -> None:
@@ -40,7 +40,7 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     ui.start(page)
 
     plays = bids = results = 0
-    checked_highlight = table_shot = False
+    checked_highlight = table_shot = checked_last_trick = False
     while True:
         step = ui.wait_next(page)
         if step == "finished":
@@ -67,13 +67,23 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
             if not table_shot and page.get_attribute("#trick", "data-count") not in ("0", None):
                 page.screenshot(path=str(artifacts / "table.png"))
                 table_shot = True
+            if not checked_last_trick and page.query_selector("#last-trick"):
+                page.click("#last-trick")
+                shown = page.eval_on_selector_all(
+                    "#trick[data-last=true] .card", "els => els.map(e => e.dataset.card)"
+                )
+                last = page.evaluate("() => window.__belote.state.deal.tricks.at(-1).cards")
+                assert sorted(shown) == sorted(last)
+                page.click("#last-trick")
+                page.wait_for_selector("#last-trick[aria-pressed=false]")
+                checked_last_trick = True
             ui.play(page, keyboard=plays % 2 == 0)
             plays += 1
 
     sheet = page.evaluate("() => window.__belote.state.scoresheet")
     assert sheet["finished"] and max(sheet["scores"]) >= 25
     assert results == len(sheet["lines"])
-    assert plays >= 8 and checked_highlight
+    assert plays >= 8 and checked_highlight and checked_last_trick
     rows = page.locator("#sheet table.scoresheet tbody tr")
     assert rows.count() == len(sheet["lines"])
     us, them = page.locator("#sheet tfoot .totals td.num").all_inner_texts()
@@ -82,11 +92,20 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     assert page.inner_text("#verdict") in ("You won the match!", "You lost the match.")
     page.locator("#sheet").screenshot(path=str(artifacts / "scoresheet.png"))
     page.screenshot(path=str(artifacts / "match-over.png"))
+    first_match = page.evaluate("() => window.__belote.state.room.match_id")
+
+    page.click("#rematch")  # the only person at the table: the rematch starts at once
+    page.wait_for_function(
+        "id => window.__belote.state.room.match_id !== id"
+        " && window.__belote.state.room.status === 'playing'",
+        arg=first_match,
+    )
 
     # History: the match, its scoresheet, and the replay of its first deal.
     page.click("#nav-history")
     page.wait_for_selector("#history table tbody tr")
-    page.click("#history tbody tr:first-child a")
+    assert page.locator("#history tbody tr").count() == 2
+    page.click(f"#history tbody tr[data-match='{first_match}'] a")
     page.wait_for_selector("#match table.scoresheet")
     assert page.locator("#match table.scoresheet tbody tr").count() == len(sheet["lines"])
     page.click(".deal-list li:first-child a")
@@ -100,6 +119,7 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     assert page.inner_text("#replay-step").startswith("Step 1 / ")
     page.click("#replay-last")
     assert page.locator(".replay .breakdown").is_visible()
+    assert page.locator("#all-hands .hand-line").count() == 4
     page.screenshot(path=str(artifacts / "replay.png"), full_page=True)
     with page.expect_download() as download:
         page.click("#download-deal")
@@ -110,9 +130,9 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
 def test_private_room_through_the_invite_link(new_page: Any, artifacts: Path) -> None:
     host = new_page()
     ui.set_name(host, "Host")
-    ui.create_room(host, timer=60)
+    code = ui.create_room(host, timer=60)
     link = host.input_value("#invite-link")
-    assert "/#/r/" in link
+    assert link.endswith(f"/r/{code}")
 
     guest = new_page()
     ui.set_name(guest, "Guest")
@@ -233,23 +253,21 @@ def test_an_illegal_click_is_refused_with_a_message(new_page: Any) -> None:
 
 def test_markup_in_a_name_or_chat_is_shown_as_text(new_page: Any) -> None:
     page = new_page()
-    page.goto("/")
-    assert page.get_attribute("#name-input", "maxlength") == "24"  # the server's limit
-    ui.set_name(page, XSS_NAME)
-    assert page.inner_text("#who") == f"Playing as {XSS_NAME}"
+    ui.set_name(page, XSS)
+    assert page.inner_text("#who") == f"Playing as {XSS}"
     code = ui.create_room(page, bots=(1,), public=True)
-    assert page.inner_text(".seat[data-seat='0'] .seat-name") == XSS_NAME
-    page.fill("#chat-input", XSS_LONG)
+    assert page.inner_text(".seat[data-seat='0'] .seat-name") == XSS
+    page.fill("#chat-input", XSS_CHAT)
     page.press("#chat-input", "Enter")
     line = page.wait_for_selector(".chat-line .chat-text")
-    assert line.inner_text() == XSS_LONG
+    assert line.inner_text() == XSS_CHAT
 
     other = new_page()
     other.goto("/")
     row = other.wait_for_selector(f".room-row[data-code='{code}']")
-    assert XSS_NAME in row.inner_text()
+    assert XSS in row.inner_text()
     for watched in (page, other):
-        assert watched.locator("main svg, main img, #who svg").count() == 0
+        assert watched.locator("main svg, main img, main script, #who img").count() == 0
         assert watched.evaluate("() => document.querySelectorAll('[onload],[onerror]').length") == 0
 
 
