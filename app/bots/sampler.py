@@ -17,6 +17,7 @@ from app.rules import (
     Action,
     Call,
     Card,
+    Contract,
     DealState,
     Phase,
     Play,
@@ -113,9 +114,7 @@ class Sampler:
 
     def _plays_from_view(self) -> dict[int, _FirstPlay]:
         """Append the card plays to the action list; note where each seat's declarations go."""
-        belotes = set()
-        for seat, suit_name in self.view.belotes:
-            belotes.add((seat, ("clubs", "diamonds", "hearts", "spades").index(suit_name)))
+        belotes = {(seat, int(Contract.parse(suit))) for seat, suit in self.view.belotes}
         declared: dict[int, list[tuple[Card, ...] | str]] = {}
         for d in self.view.declarations:
             declared.setdefault(d.seat, []).append(d.kind if d.cards is None else d.cards)
