@@ -103,6 +103,16 @@ def play_pair(args: tuple[str, str, str, int | None, int, int]) -> PairResult:
     return out
 
 
+def _wilson(successes: int, trials: int, z: float = 1.96) -> list[float]:
+    """95% interval of a proportion; unlike the normal approximation it stays inside [0, 1]."""
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (
+        z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    )
+    return [round(centre - half, 3), round(centre + half, 3)]
+
+
 def _percentiles(times: list[float]) -> dict[str, float | int]:
     ordered = sorted(times)
 
@@ -134,7 +144,6 @@ def run(
     mean = statistics.fmean(total.diffs)
     half = 1.96 * statistics.stdev(total.diffs) / math.sqrt(n) if n > 1 else math.inf
     wins = total.a_wins / total.matches
-    win_half = 1.96 * math.sqrt(wins * (1 - wins) / total.matches)
     return {
         "preset": preset,
         "a": level_a,
@@ -147,7 +156,7 @@ def run(
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "matches": total.matches,
         "win_rate_a": round(wins, 3),
-        "win_rate_ci95": [round(wins - win_half, 3), round(wins + win_half, 3)],
+        "win_rate_ci95": _wilson(total.a_wins, total.matches),
         "decision_time": {lv: _percentiles(t) for lv, t in sorted(total.times.items())},
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_times.items())},
         "workers": workers,
