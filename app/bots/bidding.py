@@ -148,3 +148,27 @@ def _bulgarian_call(seat_view: SeatView, hand: int, calls: dict[Call, Bid]) -> C
 
 def _current_contract(seat_view: SeatView) -> Call | None:
     return None if seat_view.contract is None else Call(seat_view.contract)
+
+
+EVIDENCE_SLACK = 3.0
+"""How far from the basic bot's thresholds another player's hand may be and still explain their
+call: bids are evidence about a hand, not proof."""
+
+
+def call_is_plausible(
+    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None
+) -> bool:
+    """Could a sensible player have made `call` with `hand`, when `open_calls` were the contracts
+    they could still have bid? A bid needs a hand near the threshold, a pass one well below it."""
+    if call == Call.PASS:
+        return all(_value(hand, c, turned) < BID_AT + EVIDENCE_SLACK for c in open_calls)
+    if call in (Call.CONTRA, Call.RECONTRA):
+        return True
+    return _value(hand, call, turned) >= BID_AT - EVIDENCE_SLACK
+
+
+def _value(hand: int, call: Call, turned: Card | None) -> float:
+    if call == Call.TAKE:
+        assert turned is not None
+        return suit_value(hand | 1 << int(turned), int(turned) >> 3)
+    return contract_value(hand, call)

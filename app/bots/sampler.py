@@ -29,7 +29,8 @@ from app.rules import (
     view,
 )
 
-from .cards import ALL, CARD, R9, RA, RJ, RK, RQ, SUIT_MASK, bits, mask_of
+from .bidding import CONTRACT_CALLS, SUIT_CALLS, call_is_plausible
+from .cards import ALL, CARD, RK, RQ, bits, mask_of
 from .knowledge import Knowledge, deduce
 
 STOCK = 4
@@ -48,28 +49,6 @@ def _combinations(kind: str) -> list[int]:
 
 
 _COMBINATIONS = {kind: _combinations(kind) for kind in (*_RUN_LENGTH, "carre")}
-_CALL_SUIT = {Call.CLUBS: 0, Call.DIAMONDS: 1, Call.HEARTS: 2, Call.SPADES: 3}
-
-
-def _plausible(hand: int, call: Call, turned: Card | None) -> bool:
-    """Would a sensible player bid `call` holding `hand`? Loose on purpose: bids are evidence,
-    not proof, and a sampler that trusts them too much cannot explain a bluff."""
-    if call == Call.TAKE:
-        if turned is None:
-            return True
-        suit = int(turned) >> 3
-    elif call in _CALL_SUIT:
-        suit = _CALL_SUIT[call]
-    elif call == Call.ALL_TRUMPS:
-        return any(hand >> (s * 8 + RJ) & 1 for s in range(4))
-    elif call == Call.NO_TRUMPS:
-        return any(hand >> (s * 8 + RA) & 1 for s in range(4))
-    else:
-        return True
-    trumps = hand & SUIT_MASK[suit]
-    return bool(trumps >> (suit * 8 + RJ) & 1 or trumps >> (suit * 8 + R9) & 1) or (
-        trumps.bit_count() >= 3
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +86,34 @@ class Sampler:
         self._need = {s: seat_view.hand_sizes[s] - known[s].bit_count() for s in self.others}
         if self.bidding:
             self._need[STOCK] = self._pool.bit_count() - sum(self._need.values())
-        self._bids_by_seat: dict[int, list[Call]] = {s: [] for s in self.others}
-        for bid in seat_view.bids:
-            if bid.seat != self.seat and bid.call not in (Call.PASS, Call.CONTRA, Call.RECONTRA):
-                self._bids_by_seat[bid.seat].append(bid.call)
+        self._evidence = self._bidding_evidence()
+
+    def _bidding_evidence(self) -> list[tuple[int, Call, tuple[Call, ...]]]:
+        """The other seats' calls worth checking a sample against, with the contracts each
+        could still bid. Passes count only while hands are the five cards they bid on, and
+        only a seat's last one (the most telling); a pass on partner's contract says nothing."""
+        evidence = []
+        last_pass: dict[int, tuple[int, Call, tuple[Call, ...]]] = {}
+        current = -1
+        bidder: int | None = None
+        turned = self.view.turned
+        second_round = tuple(
+            c for c in SUIT_CALLS if turned is None or c != SUIT_CALLS[turned >> 3]
+        )
+        for number, bid in enumerate(self.view.bids):
+            open_calls: tuple[Call, ...]
+            if self.ruleset.is_french:
+                open_calls = (Call.TAKE,) if number < 4 else second_round  # FR-3
+            else:
+                open_calls = CONTRACT_CALLS[current + 1 :]
+            if bid.seat != self.seat:
+                if bid.call != Call.PASS:
+                    evidence.append((bid.seat, bid.call, open_calls))
+                elif self.bidding and (bidder is None or bidder % 2 != bid.seat % 2):
+                    last_pass[bid.seat] = (bid.seat, bid.call, open_calls)
+            if bid.call in CONTRACT_CALLS:
+                current, bidder = CONTRACT_CALLS.index(bid.call), bid.seat
+        return evidence + list(last_pass.values())
 
     def _plays_from_view(self) -> dict[int, _FirstPlay]:
         """Append the card plays to the action list; note where each seat's declarations go."""
@@ -207,11 +210,11 @@ class Sampler:
     def _fits_bidding(self, hands: dict[int, int]) -> bool:
         """Do the sampled hands explain the other seats' bids (loosely)?"""
         turned = self.view.turned
-        for seat, calls in self._bids_by_seat.items():
-            hand = hands[seat] | self.knowledge.played[seat]
-            if not all(_plausible(hand, call, turned) for call in calls):
-                return False
-        return True
+        played = self.knowledge.played
+        return all(
+            call_is_plausible(hands[seat] | played[seat], call, open_calls, turned)
+            for seat, call, open_calls in self._evidence
+        )
 
     def _replay(
         self, hands: dict[int, int], placed: dict[int, list[int]], rng: random.Random
