@@ -29,6 +29,7 @@ def main() -> None:
         port=settings.port,
         log_level=settings.log_level,
         ws_max_size=settings.ws_max_bytes,
+        ws_per_message_deflate=settings.ws_per_message_deflate,
     )
 
 

@@ -5,14 +5,21 @@
 Starts ``python -m app`` on a fresh SQLite file (or ``DATABASE_URL``), seats four guests per
 table, and lets every client act as soon as it is its turn (within the server's rate limit),
 asking for a rematch when a match ends. Prints actions per second, the p50 / p99 time from a
-client's ``act`` to its ``ack``, the server's peak resident memory and the errors seen.
+client's ``act`` to its ``ack``, the server's peak resident memory, the errors seen, and the
+CPU time the server and the clients spent per action.
+
+The clients run in their own processes (``--client-processes``, default 1), not in this one:
+on a small machine the server and the clients then each get a core, and the clients' frame
+parsing does not queue behind the measurement. Neither side uses permessage-deflate unless
+``--deflate`` turns it on for both, as a browser would ask for it. The window is driven from
+here: every client process resets its counters on ``measure`` and reports on ``stop``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import multiprocessing as mp
 import os
 import random
 import signal
@@ -22,9 +29,11 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 
@@ -36,6 +45,10 @@ class Stats:
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+
+    def reset(self) -> None:
+        self.latencies.clear()
+        self.actions = 0
 
 
 def free_port() -> int:
@@ -56,17 +69,22 @@ def peak_rss_mb(pid: int) -> float | None:
     return None
 
 
-async def seat_client(
-    ws: ClientConnection, stats: Stats, stop: asyncio.Event, rng: random.Random
-) -> None:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process, all its threads (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def seat_client(ws: ClientConnection, token: str, stats: Stats, rng: random.Random) -> None:
     """Play one seat: act on the newest deal frame when it offers something, measure to ack."""
     pending: tuple[str, float] | None = None
     latest: dict[str, Any] | None = None
     counter = 0
     asked = False
-    await ws.send(json.dumps({"t": "hello", "id": "h", "d": {"token": ws.token}}))  # type: ignore[attr-defined]
-    while not stop.is_set():
-        frame = json.loads(await ws.recv())
+    await ws.send(orjson.dumps({"t": "hello", "id": "h", "d": {"token": token}}), text=True)
+    while True:
+        frame = orjson.loads(await ws.recv(decode=False))
         kind = frame["t"]
         if kind == "ack" and pending is not None and frame["d"]["id"] == pending[0]:
             stats.latencies.append(time.perf_counter() - pending[1])
@@ -79,7 +97,7 @@ async def seat_client(
         elif kind == "room" and frame["d"]["status"] == "finished" and not asked:
             asked = True  # once per match: every vote is announced with the same status
             counter += 1
-            await ws.send(json.dumps({"t": "rematch", "id": f"r{counter}", "d": {}}))
+            await ws.send(orjson.dumps({"t": "rematch", "id": f"r{counter}", "d": {}}), text=True)
         if kind in ("deal", "action", "snapshot") and frame["d"].get("deal"):
             latest = frame
             asked = False
@@ -88,13 +106,20 @@ async def seat_client(
             command_id = f"a{counter}"
             action = rng.choice(latest["d"]["deal"]["legal"])
             pending = (command_id, time.perf_counter())
-            await ws.send(json.dumps({"t": "act", "id": command_id, "v": latest["v"], "d": action}))
+            act = {"t": "act", "id": command_id, "v": latest["v"], "d": action}
+            await ws.send(orjson.dumps(act), text=True)
             latest = None
 
 
-async def run(tables: int, seconds: float, base: str) -> dict[str, Any]:
+async def play_tables(tables: range, base: str, deflate: bool, control: Connection) -> None:
+    """One client process: set up ``tables``, then follow the parent's ready/measure/stop."""
+    loop = asyncio.get_running_loop()
+
+    async def order() -> str:
+        message: str = await loop.run_in_executor(None, control.recv)
+        return message
+
     stats = Stats()
-    stop = asyncio.Event()
     ws_base = base.replace("http://", "ws://")
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
@@ -111,42 +136,107 @@ async def run(tables: int, seconds: float, base: str) -> dict[str, Any]:
                 await http.put(f"/api/rooms/{code}/seats/{seat}", headers=auth[seat])
             return [(code, g["token"]) for g in guests]
 
-        seats = [s for t in await asyncio.gather(*(table(i) for i in range(tables))) for s in t]
-        sockets = []
-        for code, token in seats:
-            ws = await connect(f"{ws_base}/ws/rooms/{code}", max_size=2**22)
-            ws.token = token  # type: ignore[attr-defined]
-            sockets.append(ws)
-        rng = random.Random(1)
-        tasks = [
-            asyncio.create_task(seat_client(ws, stats, stop, random.Random(rng.random())))
-            for ws in sockets
+        seats = [s for t in await asyncio.gather(*(table(i) for i in tables)) for s in t]
+        sockets = [
+            await connect(
+                f"{ws_base}/ws/rooms/{code}",
+                max_size=2**22,
+                compression="deflate" if deflate else None,
+            )
+            for code, _token in seats
         ]
-        starts = [seats[i] for i in range(0, len(seats), 4)]
-        hosts = {code: token for code, token in starts}
+        rng = random.Random(tables.start)
+        tasks = [
+            asyncio.create_task(seat_client(ws, token, stats, random.Random(rng.random())))
+            for ws, (_code, token) in zip(sockets, seats, strict=True)
+        ]
+        control.send("ready")
+        await order()  # start
+        hosts = [seats[i] for i in range(0, len(seats), 4)]
         await asyncio.gather(
             *(
                 http.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {t}"})
-                for code, t in hosts.items()
+                for code, t in hosts
             )
         )
-        began = time.perf_counter()
-        stats.latencies.clear()
-        stats.actions = 0
-        await asyncio.sleep(seconds)
-        elapsed = time.perf_counter() - began
-        actions, latencies = stats.actions, sorted(stats.latencies)
-        stop.set()
+        control.send("started")
+        await order()  # measure
+        stats.reset()
+        cpu = time.process_time()
+        await order()  # stop
+        cpu = time.process_time() - cpu
+        control.send(
+            {
+                "actions": stats.actions,
+                "latencies": stats.latencies,
+                "errors": stats.errors,
+                "cpu": cpu,
+            }
+        )
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for ws in sockets:
             await ws.close()
 
+
+def client_process(tables: range, base: str, deflate: bool, control: Connection) -> None:
+    asyncio.run(play_tables(tables, base, deflate, control))
+
+
+def measure(
+    tables: int, seconds: float, base: str, processes: int, deflate: bool, server_pid: int
+) -> dict[str, Any]:
+    """Run the client processes through one measured window and merge what they saw."""
+    context = mp.get_context("spawn")
+    controls, workers = [], []
+    for k in range(processes):
+        share = range(k * tables // processes, (k + 1) * tables // processes)
+        ours, theirs = context.Pipe()
+        worker = context.Process(
+            target=client_process, args=(share, base, deflate, theirs), daemon=True
+        )
+        worker.start()
+        controls.append(ours)
+        workers.append(worker)
+
+    def all_say(expected: str) -> None:
+        for control in controls:
+            if control.recv() != expected:
+                raise SystemExit(f"a client process did not say {expected!r}")
+
+    all_say("ready")
+    print(f"{tables} tables seated and connected; starting", file=sys.stderr, flush=True)
+    for control in controls:
+        control.send("start")
+    all_say("started")
+    print(f"measuring for {seconds:g} s", file=sys.stderr, flush=True)
+    for control in controls:
+        control.send("measure")
+    began, server_cpu = time.perf_counter(), cpu_seconds(server_pid)
+    time.sleep(seconds)
+    for control in controls:
+        control.send("stop")
+    elapsed, server_cpu = time.perf_counter() - began, cpu_seconds(server_pid) - server_cpu
+    reports = [control.recv() for control in controls]
+    for worker in workers:
+        worker.join(timeout=30)
+
+    actions = sum(r["actions"] for r in reports)
+    latencies = sorted(x for r in reports for x in r["latencies"])
+    errors: dict[str, int] = {}
+    for report in reports:
+        for code, count in report["errors"].items():
+            errors[code] = errors.get(code, 0) + count
+    client_cpu = sum(r["cpu"] for r in reports)
+
     def pct(p: float) -> float | None:
         if not latencies:
             return None
         return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000, 2)
+
+    def per_action_us(cpu: float) -> float | None:
+        return round(cpu / actions * 1e6, 1) if actions else None
 
     return {
         "tables": tables,
@@ -155,7 +245,13 @@ async def run(tables: int, seconds: float, base: str) -> dict[str, Any]:
         "actions_per_sec": round(actions / elapsed, 1),
         "ack_ms_p50": pct(0.50),
         "ack_ms_p99": pct(0.99),
-        "errors": stats.errors,
+        "errors": errors,
+        "client_processes": processes,
+        "deflate": deflate,
+        "server_cpu_util": round(server_cpu / elapsed, 2),
+        "client_cpu_util": round(client_cpu / elapsed, 2),
+        "server_cpu_us_per_action": per_action_us(server_cpu),
+        "client_cpu_us_per_action": per_action_us(client_cpu),
     }
 
 
@@ -163,9 +259,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument(
+        "--client-processes", type=int, default=1, help="processes the clients are spread over"
+    )
+    parser.add_argument(
+        "--deflate", action="store_true", help="permessage-deflate on, as browsers ask for it"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     port = free_port()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
         env = {
             **os.environ,
@@ -175,6 +278,7 @@ def main() -> None:
             "BELOTE_PORT": str(port),
             "BELOTE_BOT_DELAY_SECONDS": "0",
             "BELOTE_LOG_LEVEL": "warning",
+            "BELOTE_WS_PER_MESSAGE_DEFLATE": str(args.deflate).lower(),
         }
         server = subprocess.Popen([sys.executable, "-m", "app"], env=env)
         try:
@@ -188,17 +292,20 @@ def main() -> None:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.1)
-            result = asyncio.run(run(args.tables, args.seconds, base))
+            result = measure(
+                args.tables, args.seconds, base, args.client_processes, args.deflate, server.pid
+            )
             result["server_peak_rss_mb"] = peak_rss_mb(server.pid)
             result["database"] = env["DATABASE_URL"].split(":", 1)[0]
+            result["load_avg_1m_before"] = round(load_before, 2)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
     if args.json:
-        print(json.dumps(result))
+        print(orjson.dumps(result).decode())
     else:
         for key, value in result.items():
-            print(f"{key:>20}: {value}")
+            print(f"{key:>26}: {value}")
 
 
 if __name__ == "__main__":

@@ -372,8 +372,9 @@ class Room:
         new_match_state = match.state
         if state.phase is Phase.FINISHED:
             new_match_state = record_deal(match.state, state)
-            ops += self._deal_end_ops(match, state, new_match_state)
-            events.append(self._deal_end_event(match, state, new_match_state))
+            end_ops, end_event = self._deal_end(match, state, new_match_state)
+            ops += end_ops
+            events.append(end_event)
         old_status = self.status
         if new_match_state.finished:
             self.status = FINISHED  # read by the room event while it is sent
@@ -395,35 +396,37 @@ class Room:
                 self._schedule_next_deal(self._timings.deal_pause_seconds)
         self._schedule_turn()
 
-    def _deal_end_ops(self, match: _Match, deal: DealState, after: MatchState) -> list[Op]:
+    def _deal_end(
+        self, match: _Match, deal: DealState, after: MatchState
+    ) -> tuple[list[Op], Event]:
+        """The writes and the event of a finished deal, sharing one rendering of the result and
+        the scoresheet (they are the largest dicts a room builds)."""
         result = deal.result
         assert result is not None
         result_dict = result.to_dict()
+        sheet = after.to_dict()
         contract = result_dict.get("contract")
-        return [
+        ops: list[Op] = [
             DealFinished(
                 match.match_id,
                 match.number,
                 contract if isinstance(contract, str) else None,
                 result_dict,
             ),
-            MatchProgress(match.match_id, after.to_dict(), after.finished, after.winner),
+            MatchProgress(match.match_id, sheet, after.finished, after.winner),
         ]
-
-    def _deal_end_event(self, match: _Match, deal: DealState, after: MatchState) -> Event:
-        result = deal.result
-        assert result is not None
-        return Event(
+        event = Event(
             0,
             "deal_end",
             {
                 "number": match.number,
-                "result": result.to_dict(),
-                "scoresheet": after.to_dict(),
+                "result": result_dict,
+                "scoresheet": sheet,
                 "finished": after.finished,
                 "winner": after.winner,
             },
         )
+        return ops, event
 
     def _finish_match(self) -> None:
         self.rematch_votes.clear()
