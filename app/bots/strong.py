@@ -3,8 +3,9 @@
 For one decision it draws deals consistent with its seat's view (`Sampler`), and in each drawn
 deal tries every candidate action and plays the deal out with the basic rules (`play_out`).
 The candidate with the best average outcome — match points won minus match points conceded —
-is chosen. Every candidate is tried on the same sampled deals, so the comparison between them
-is far less noisy than their separate averages.
+is chosen, unless it beats the basic bot's own choice by too little to be trusted (SWITCH_Z).
+Every candidate is tried on the same sampled deals, so the comparison between them is far less
+noisy than their separate averages.
 
 The effort is an action budget (simulated actions per decision), not a clock: a bot must be
 deterministic given its random generator, so the same view and seed always give the same choice.
