@@ -25,8 +25,9 @@ from .basic import BasicBot
 from .sampler import Sampler
 from .simulate import outcome, play_out
 
-DEFAULT_BUDGET = 8000
-"""Simulated actions per decision: under 200 ms at p95 on the reference machine (bench/bots.py)."""
+BUDGETS = {"bulgarian": 8000, "french": 11000}
+"""Simulated actions per decision, per preset: under 200 ms at p95 on the reference machine
+(bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding)."""
 SAMPLE_COST = 30
 """Drawing and replaying one sampled deal costs about as much as simulating this many actions."""
 BIDDING_COST = 44
@@ -40,7 +41,9 @@ it overrules it: bids are judged on few sampled deals, and a lucky average is no
 
 
 class StrongBot:
-    def __init__(self, rng: random.Random, budget: int = DEFAULT_BUDGET) -> None:
+    """Searches every decision; `budget` (simulated actions) defaults to the preset's BUDGETS."""
+
+    def __init__(self, rng: random.Random, budget: int | None = None) -> None:
         self._rng = rng
         self._budget = budget
         self._basic = BasicBot()
@@ -71,7 +74,8 @@ class StrongBot:
         if seat_view.phase is Phase.BIDDING:
             remaining = BIDDING_COST
         cost = candidates * remaining + SAMPLE_COST
-        return max(MIN_WORLDS, min(MAX_WORLDS, self._budget // cost))
+        budget = self._budget or BUDGETS[seat_view.rules["preset"]]
+        return max(MIN_WORLDS, min(MAX_WORLDS, budget // cost))
 
 
 def _candidates(seat_view: SeatView, legal: Sequence[Action]) -> list[Action]:
