@@ -33,7 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
-    store = SqlStore(sessions, chat_history=settings.chat_history)
+    store = SqlStore(engine, chat_history=settings.chat_history)
     manager = RoomManager(
         store,
         RoomTimings(

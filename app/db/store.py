@@ -14,12 +14,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Insert, Table, bindparam, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Connection, Insert, Table, bindparam, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.db import models as m
+from app.db.engine import make_sessionmaker, make_transactions
 from app.rooms.ports import (
     ActionTaken,
     ChatPosted,
@@ -73,31 +75,32 @@ class _Batch:
 class _GroupRows:
     """The frequent writes of a whole group, sent as one executemany per table.
 
-    Each statement is a round trip (for aiosqlite, several hops to its thread), so the writes
-    that every action makes (its log row, the room's version) must cost per group, not per
-    action. Only rows that nothing else in the group reads are deferred here: the action log,
-    chat lines and room versions. Deals and rooms are inserted at once since later ops need
-    their ids.
+    Each statement is a round trip to PostgreSQL, and SQLAlchemy's work per statement is the
+    larger part of a small write on SQLite, so the writes that every action makes (its log row,
+    the room's version) must cost per group, not per action. Only rows that nothing else in the
+    group reads are deferred here: the action log, chat lines and room versions. Deals and
+    rooms are inserted at once since later ops need their ids.
     """
 
     actions: list[dict[str, Any]] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)
     versions: list[dict[str, Any]] = field(default_factory=list)
 
-    async def write(self, session: AsyncSession) -> None:
+    def write(self, connection: Connection) -> None:
         if self.actions:
-            await session.execute(insert(ACTIONS), self.actions)
+            connection.execute(insert(ACTIONS), self.actions)
         if self.chat:
-            await session.execute(insert(CHAT), self.chat)
+            connection.execute(insert(CHAT), self.chat)
         now = datetime.now(UTC)
-        await session.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
+        connection.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
 
 
 class SqlStore:
     """Implements ``app.rooms.ports.Store``; call ``start`` before use and ``close`` after."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], chat_history: int = 50) -> None:
-        self._sessions = sessions
+    def __init__(self, engine: AsyncEngine, chat_history: int = 50) -> None:
+        self._sessions = make_sessionmaker(engine)
+        self._transactions = make_transactions(engine)
         self._chat_history = chat_history
         self._queue: asyncio.Queue[_Batch] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -114,6 +117,7 @@ class SqlStore:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        await self._transactions.close()
 
     async def commit(self, code: str, version: int, ops: Sequence[Op]) -> None:
         if self._writer is None:
@@ -146,15 +150,8 @@ class SqlStore:
 
     async def _write(self, batches: Sequence[_Batch]) -> None:
         new_deals: list[tuple[str, int]] = []
-        rows = _GroupRows()
         try:
-            async with self._sessions.begin() as session:
-                for batch in batches:
-                    room_id = await self._room_id(session, batch)
-                    for op in batch.ops:
-                        await self._apply(session, room_id, op, new_deals, rows)
-                    rows.versions.append({"room_id": room_id, "version": batch.version})
-                await rows.write(session)
+            await self._transactions.run(partial(self._write_group, batches, new_deals))
         except BaseException:
             for key in new_deals:
                 self._deal_ids.pop(key, None)
@@ -163,18 +160,30 @@ class SqlStore:
                     self._room_ids.pop(batch.code, None)
             raise
 
-    async def _room_id(self, session: AsyncSession, batch: _Batch) -> int:
+    def _write_group(
+        self, batches: Sequence[_Batch], new_deals: list[tuple[str, int]], connection: Connection
+    ) -> None:
+        """The whole group, in one transaction (run by ``Transactions``, maybe in a thread)."""
+        rows = _GroupRows()
+        for batch in batches:
+            room_id = self._room_id(connection, batch)
+            for op in batch.ops:
+                self._apply(connection, room_id, op, new_deals, rows)
+            rows.versions.append({"room_id": room_id, "version": batch.version})
+        rows.write(connection)
+
+    def _room_id(self, connection: Connection, batch: _Batch) -> int:
         for op in batch.ops:
             if isinstance(op, RoomCreated):
-                room_id = await _insert_returning_id(
-                    session, insert(ROOMS).values(**_room_values(op.config))
+                room_id = _insert_returning_id(
+                    connection, insert(ROOMS).values(**_room_values(op.config))
                 )
-                await _insert_seats(session, room_id, op.seats)
+                _insert_seats(connection, room_id, op.seats)
                 self._room_ids[batch.code] = room_id
                 return room_id
         cached = self._room_ids.get(batch.code)
         if cached is None:
-            found: int | None = await session.scalar(
+            found: int | None = connection.scalar(
                 select(ROOMS.c.id).where(ROOMS.c.code == batch.code)
             )
             if found is None:
@@ -182,11 +191,11 @@ class SqlStore:
             cached = self._room_ids[batch.code] = found
         return cached
 
-    async def _deal_id(self, session: AsyncSession, match_id: str, number: int) -> int:
+    def _deal_id(self, connection: Connection, match_id: str, number: int) -> int:
         key = (match_id, number)
         cached = self._deal_ids.get(key)
         if cached is None:
-            found: int | None = await session.scalar(
+            found: int | None = connection.scalar(
                 select(DEALS.c.id).where(DEALS.c.match_id == match_id, DEALS.c.number == number)
             )
             if found is None:
@@ -194,9 +203,9 @@ class SqlStore:
             cached = self._deal_ids[key] = found
         return cached
 
-    async def _apply(
+    def _apply(
         self,
-        session: AsyncSession,
+        connection: Connection,
         room_id: int,
         op: Op,
         new_deals: list[tuple[str, int]],
@@ -207,14 +216,12 @@ class SqlStore:
             case RoomCreated():
                 pass  # written by _room_id
             case SeatsChanged(seats=seats):
-                await session.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
-                await _insert_seats(session, room_id, seats)
+                connection.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
+                _insert_seats(connection, room_id, seats)
             case StatusChanged(status=status):
-                await session.execute(
-                    update(ROOMS).where(ROOMS.c.id == room_id).values(status=status)
-                )
+                connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(status=status))
             case MatchStarted():
-                await session.execute(
+                connection.execute(
                     insert(MATCHES).values(
                         id=op.match_id,
                         room_id=room_id,
@@ -224,7 +231,7 @@ class SqlStore:
                         finished=False,
                     )
                 )
-                await session.execute(
+                connection.execute(
                     insert(MATCH_SEATS),
                     [
                         {
@@ -237,12 +244,12 @@ class SqlStore:
                         for i, s in enumerate(op.seats)
                     ],
                 )
-                await session.execute(
+                connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(current_match_id=op.match_id)
                 )
             case DealStarted():
-                deal_id = await _insert_returning_id(
-                    session,
+                deal_id = _insert_returning_id(
+                    connection,
                     insert(DEALS).values(
                         match_id=op.match_id,
                         number=op.number,
@@ -257,19 +264,19 @@ class SqlStore:
                 self._deal_ids[(op.match_id, op.number)] = deal_id
                 new_deals.append((op.match_id, op.number))
             case ActionTaken():
-                deal_id = await self._deal_id(session, op.match_id, op.number)
+                deal_id = self._deal_id(connection, op.match_id, op.number)
                 rows.actions.append(
                     {"deal_id": deal_id, "seq": op.seq, "action": op.action, "auto": op.auto}
                 )
             case DealFinished():
-                deal_id = await self._deal_id(session, op.match_id, op.number)
-                await session.execute(
+                deal_id = self._deal_id(connection, op.match_id, op.number)
+                connection.execute(
                     update(DEALS)
                     .where(DEALS.c.id == deal_id)
                     .values(finished=True, contract=op.contract, result=op.result)
                 )
             case MatchProgress():
-                await session.execute(
+                connection.execute(
                     update(MATCHES)
                     .where(MATCHES.c.id == op.match_id)
                     .values(
@@ -389,15 +396,15 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
     }
 
 
-async def _insert_returning_id(session: AsyncSession, statement: Insert) -> int:
+def _insert_returning_id(connection: Connection, statement: Insert) -> int:
     """Insert one row and return its generated id (RETURNING: PostgreSQL, SQLite >= 3.35)."""
     table = statement.table
     assert isinstance(table, Table)
-    return int((await session.execute(statement.returning(table.c.id))).scalar_one())
+    return int(connection.execute(statement.returning(table.c.id)).scalar_one())
 
 
-async def _insert_seats(session: AsyncSession, room_id: int, seats: Sequence[SeatRecord]) -> None:
-    await session.execute(
+def _insert_seats(connection: Connection, room_id: int, seats: Sequence[SeatRecord]) -> None:
+    connection.execute(
         insert(SEATS),
         [
             {"room_id": room_id, "seat": i, "player_id": s.player_id, "name": s.name, "bot": s.bot}

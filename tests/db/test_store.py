@@ -22,7 +22,7 @@ from tests.rooms.fakes import Inbox
 async def running(url: str) -> AsyncIterator[tuple[RoomManager, SqlStore]]:
     """A store and a room manager on ``url``: one server's life."""
     engine = make_engine(url)
-    store = SqlStore(make_sessionmaker(engine))
+    store = SqlStore(engine)
     store.start()
     manager = RoomManager(store, RoomTimings(bot_delay_seconds=0))
     try:
