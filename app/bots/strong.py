@@ -9,12 +9,15 @@ noisy than their separate averages.
 
 The effort is an action budget (simulated actions per decision), not a clock: a bot must be
 deterministic given its random generator, so the same view and seed always give the same choice.
+A server under load may add `time_limit` as a safety net; the search then stops early (after
+MIN_WORLDS sampled deals) when the clock runs out, and only then depends on the machine's speed.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 
 from app.rules import Action, Phase, Play, SeatView, apply
@@ -41,11 +44,15 @@ it overrules it: bids are judged on few sampled deals, and a lucky average is no
 
 
 class StrongBot:
-    """Searches every decision; `budget` (simulated actions) defaults to the preset's BUDGETS."""
+    """Searches every decision; `budget` (simulated actions) defaults to the preset's BUDGETS,
+    `time_limit` (seconds) is off unless given."""
 
-    def __init__(self, rng: random.Random, budget: int | None = None) -> None:
+    def __init__(
+        self, rng: random.Random, budget: int | None = None, time_limit: float | None = None
+    ) -> None:
         self._rng = rng
         self._budget = budget
+        self._time_limit = time_limit
         self._basic = BasicBot()
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
@@ -58,7 +65,10 @@ class StrongBot:
         team = seat_view.seat % 2
         sampler = Sampler(seat_view)
         values: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self._worlds(seat_view, len(candidates))):
+        deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
+        for n in range(self._worlds(seat_view, len(candidates))):
+            if deadline is not None and n >= MIN_WORLDS and time.perf_counter() > deadline:
+                break
             world = sampler.sample(self._rng)
             if world is None:
                 continue

@@ -54,3 +54,11 @@ def test_a_bot_answers_from_the_legal_list_it_is_given() -> None:
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         make_bot("grandmaster", random.Random(0))
+
+
+def test_a_strong_bot_out_of_time_still_answers_legally() -> None:
+    """With no time at all it searches its minimum number of sampled deals and answers."""
+    rng = random.Random(12)
+    bot = StrongBot(rng, time_limit=0.0)
+    for state, seat_view in decisions(RULESETS["bulgarian"], rng, 1, bot.choose):
+        assert bot.choose(seat_view) in legal_actions(state)
