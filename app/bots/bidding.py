@@ -2,8 +2,9 @@
 carry, double what the other team cannot make.
 
 Values are rough counts of the tricks and points a hand brings (a jack of trumps is a sure
-trick, a lone ten is not), judged on the five cards seen during the bidding. The thresholds
-were set by watching duplicate matches, and the strong bot re-checks every bid by simulation.
+trick, a lone ten is not), judged on the five cards seen during the bidding. The thresholds are
+judgement calls, not fitted; the strong bot re-checks every bid by simulation, and the sampler
+reuses them to judge whether a sampled hand explains another seat's calls.
 """
 
 from __future__ import annotations

@@ -19,8 +19,6 @@ from app.rules import Card, DealState, Phase, SeatView, full_deck, new_deal, vie
 
 from .deals import RULESETS, decisions
 
-RANDOM_PLAY = random.Random(0)
-
 
 def _cards_in(value: Any) -> set[int]:
     """Every card reachable from a view's fields (tuples, dataclasses, records)."""
