@@ -4,8 +4,8 @@ Import from here; the submodules are the engine's own business.
 """
 
 from .actions import Action, Bid, Call, Play, action_from_dict, action_to_dict
-from .cards import Card, Suit
-from .contracts import Contract
+from .cards import CARDS, SUIT_MASK, Card, Suit, iter_bits, mask_of
+from .contracts import TABLES, Contract, Table
 from .deal import DealState, Phase, Trick, apply, legal_actions, new_deal
 from .deck import cut_deck, first_dealer_from_draw, full_deck, gathered_deck
 from .errors import (
@@ -33,10 +33,13 @@ from .scoring import DealResult
 from .view import AnnouncedView, SeatView, view
 
 __all__ = [
+    "CARDS",
     "DEAL_FORMAT",
     "HOUSE_RULES",
     "MATCH_FORMAT",
     "PRESETS",
+    "SUIT_MASK",
+    "TABLES",
     "Action",
     "AnnouncedView",
     "BadRecord",
@@ -62,6 +65,7 @@ __all__ = [
     "ScoreLine",
     "SeatView",
     "Suit",
+    "Table",
     "Trick",
     "WrongPhase",
     "action_from_dict",
@@ -73,7 +77,9 @@ __all__ = [
     "full_deck",
     "gathered_deck",
     "house_rules_for",
+    "iter_bits",
     "legal_actions",
+    "mask_of",
     "match_record",
     "new_deal",
     "new_match",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 
 from .cards import (
@@ -83,6 +84,22 @@ class Table:
         self.points: tuple[int, ...] = tuple(points)
         self.strength: tuple[int, ...] = tuple(strength)
         self.beaters: tuple[int, ...] = tuple(beaters)
+        """For each card, the mask of the cards of its own suit that rank above it."""
+
+    def wins_over(self, card: int, best: int, led: int) -> bool:
+        """Does `card` take the trick from `best`, the trick's best so far, suit `led` led (C-7)?"""
+        if card >> 3 != led and not self.ruffs >> card & 1:
+            return False
+        return self.strength[card] > self.strength[best]
+
+    def best_of(self, trick: Sequence[int]) -> tuple[int, int]:
+        """The position in the trick and the card that is winning it so far (C-7)."""
+        pos = 0
+        led = trick[0] >> 3
+        for i in range(1, len(trick)):
+            if self.wins_over(trick[i], trick[pos], led):
+                pos = i
+        return pos, trick[pos]
 
 
 TABLES: tuple[Table, ...] = tuple(Table(c) for c in Contract)
