@@ -6,7 +6,7 @@ commands sent over the WebSocket; the REST reply carries the room's version afte
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -34,6 +34,10 @@ class RoomIn(BaseModel):
         default=None, ge=0, description="Turn timer; 0 = none; default from the server settings."
     )
     bots: list[int] = Field(default_factory=list, description="Seats to fill with bots now.")
+    bot_level: Literal["random", "basic", "strong"] = Field(
+        default="basic",
+        description="The bots of this room, in empty seats and standing in for absent players.",
+    )
     seat: int | None = Field(default=0, description="Where the host sits (null: do not sit).")
 
 
@@ -90,6 +94,7 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
         target=body.target,
         public=body.public,
         turn_seconds=turn,
+        bot_level=body.bot_level,
         bots=tuple(body.bots),
         host_seat=body.seat,
     )

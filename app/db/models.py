@@ -55,6 +55,7 @@ class Room(Base):
     target: Mapped[int | None]
     public: Mapped[bool]
     turn_seconds: Mapped[float]
+    bot_level: Mapped[str] = mapped_column(String(16), default="basic", server_default="basic")
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     current_match_id: Mapped[str | None] = mapped_column(String(32))

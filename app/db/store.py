@@ -325,6 +325,7 @@ class SqlStore:
                     target=room.target,
                     public=room.public,
                     turn_seconds=room.turn_seconds,
+                    bot_level=room.bot_level,
                 ),
                 status=room.status,
                 version=room.version,
@@ -391,6 +392,7 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
         "target": config.target,
         "public": config.public,
         "turn_seconds": config.turn_seconds,
+        "bot_level": config.bot_level,
         "status": "waiting",
         "version": 0,
     }

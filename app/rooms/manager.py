@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections.abc import Callable
 from typing import Any
 
+from app.bots import LEVELS, make_bot
 from app.rooms.errors import RoomError
-from app.rooms.policy import RandomPolicy
 from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
 from app.rooms.room import FINISHED, SEATS, Room, RoomTimings
 from app.rules import Ruleset
@@ -25,8 +26,9 @@ def new_code() -> str:
     return secrets.token_urlsafe(CODE_BYTES)
 
 
-def _random_policy() -> BotPolicy:
-    return RandomPolicy(secrets.randbits(64))
+def bot_for(level: str) -> BotPolicy:
+    """A bot of ``level`` with its own generator: rooms never share a bot's randomness."""
+    return make_bot(level, random.Random(secrets.randbits(64)))
 
 
 class RoomManager:
@@ -34,7 +36,7 @@ class RoomManager:
         self,
         store: Store,
         timings: RoomTimings,
-        policy_factory: Callable[[], BotPolicy] = _random_policy,
+        policy_factory: Callable[[str], BotPolicy] = bot_for,
     ) -> None:
         self._store = store
         self._timings = timings
@@ -51,6 +53,7 @@ class RoomManager:
         target: int | None,
         public: bool,
         turn_seconds: float,
+        bot_level: str = "basic",
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
     ) -> Room:
@@ -59,6 +62,8 @@ class RoomManager:
             ruleset = Ruleset.from_dict(rules)
         except (ValueError, TypeError, KeyError) as error:
             raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
+        if bot_level not in LEVELS:
+            raise RoomError("bad_request", f"Bot levels are {', '.join(LEVELS)}.")
         seats = [SeatRecord() for _ in range(SEATS)]
         for seat in bots:
             if not 0 <= seat < SEATS or seat == host_seat:
@@ -75,9 +80,11 @@ class RoomManager:
             target=target,
             public=public,
             turn_seconds=turn_seconds,
+            bot_level=bot_level,
         )
         await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
-        room = Room(config, self._store, self._policy_factory(), self._timings, seats=seats)
+        policy = self._policy_factory(bot_level)
+        room = Room(config, self._store, policy, self._timings, seats=seats)
         self._rooms[config.code] = room
         room.start()
         return room
@@ -106,7 +113,8 @@ class RoomManager:
         stored = await self._store.load_room(code)
         if stored is None:
             return None
-        room = Room.restore(stored, self._store, self._policy_factory(), self._timings)
+        policy = self._policy_factory(stored.config.bot_level)
+        room = Room.restore(stored, self._store, policy, self._timings)
         self._rooms[code] = room
         room.start()
         return room

@@ -48,6 +48,8 @@ class RoomConfig:
     target: int | None
     public: bool
     turn_seconds: float
+    bot_level: str = "basic"
+    """The level of the bots that fill seats and stand in for absent players (app.bots)."""
 
 
 # ---- writes -------------------------------------------------------------------------------

@@ -268,6 +268,7 @@ class Room:
             "target": self._target(),
             "public": self.config.public,
             "turn_seconds": self.config.turn_seconds,
+            "bot_level": self.config.bot_level,
             "host": self.config.host_id,
             "status": self.status,
             "match_id": None if self.match is None else self.match.match_id,
@@ -651,7 +652,11 @@ class Room:
         if expected.turn is None:
             return
         seat = expected.turn
-        action = self._policy.choose(view(expected, seat), legal_actions(expected))
+        # A strong bot searches for tens of milliseconds: think in a worker thread so that the
+        # other rooms' actors keep running. This room waits; its state cannot change meanwhile.
+        action = await asyncio.to_thread(
+            self._policy.choose, view(expected, seat), legal_actions(expected)
+        )
         await self._apply(action, auto=True)
 
     def _turn_info(self) -> dict[str, Any] | None:

@@ -103,6 +103,12 @@ function createForm(rules) {
     [0, 15, 30, 60, 120].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
   );
   turn.value = "30";
+  const botLevel = h(
+    "select",
+    { id: "bot-level", name: "bot_level" },
+    ["random", "basic", "strong"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
+  );
+  botLevel.value = "basic";
   const visibility = h(
     "fieldset",
     { class: "inline" },
@@ -157,6 +163,7 @@ function createForm(rules) {
     h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
     visibility,
     bots,
+    h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {
@@ -177,6 +184,7 @@ function createForm(rules) {
       public: form.querySelector('input[name="visibility"]:checked').value === "public",
       turn_seconds: Number(turn.value),
       bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
+      bot_level: botLevel.value,
     };
     if (target.value) body.target = Number(target.value);
     try {

@@ -44,8 +44,14 @@ async def test_rooms_seats_bots_and_start(http: httpx.AsyncClient) -> None:
         json={"rules": {"preset": "french", "house_rules": {"announces": True}}, "public": True},
         headers=host.auth,
     )
-    private = await http.post("/api/rooms", json={"target": 101}, headers=host.auth)
+    private = await http.post(
+        "/api/rooms", json={"target": 101, "bot_level": "strong"}, headers=host.auth
+    )
     assert public.status_code == private.status_code == 201
+    assert public.json()["room"]["bot_level"] == "basic"
+    assert private.json()["room"]["bot_level"] == "strong"
+    unknown = await http.post("/api/rooms", json={"bot_level": "genius"}, headers=host.auth)
+    assert unknown.status_code == 422
     code = private.json()["room"]["code"]
     assert len(code) >= 16  # 96 random bits
     listed = [r["code"] for r in (await http.get("/api/rooms")).json()]

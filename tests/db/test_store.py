@@ -50,6 +50,7 @@ async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
             target=None,
             public=True,
             turn_seconds=0,
+            bot_level="random",
             bots=(1, 2, 3),
         )
         inbox = Inbox("host")
@@ -81,6 +82,7 @@ async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
         assert view(again.match.deal, 0).to_dict() == seen
         assert [c["text"] for c in again.chat] == ["hello"]
         assert again.seats[0].player_id == "host" and all(s.bot for s in again.seats[1:])
+        assert again.config.bot_level == "random"
         # ... and play goes on from there.
         inbox = Inbox("host")
         await again.connect(inbox, before[0])
