@@ -70,6 +70,21 @@ def _tie_digit(contract: Contract) -> int | None:
     return None
 
 
+def _settle(
+    mp: list[int | None],
+    winner: int | None,
+    outcome: str,
+    rounding: dict[str, Any],
+    hanging_in: int,
+    new_hanging: int,
+) -> Settlement:
+    """BG-26 / FR-12: the deal's winner collects what was hanging; on a tie everything hangs on."""
+    if winner is not None:
+        mp[winner] = (mp[winner] or 0) + hanging_in
+        return Settlement((mp[0], mp[1]), new_hanging, winner, outcome, rounding)
+    return Settlement((mp[0], mp[1]), hanging_in + new_hanging, winner, outcome, rounding)
+
+
 def bulgarian_points(
     contract: Contract,
     contracting_team: int,
@@ -115,12 +130,7 @@ def bulgarian_points(
     rounding["match_points"] = list(mp)
     if valat_team is not None:
         mp[valat_team] = (mp[valat_team] or 0) + VALAT_MP
-    if winner is not None:
-        mp[winner] = (mp[winner] or 0) + hanging_in
-        hanging_out = new_hanging
-    else:
-        hanging_out = hanging_in + new_hanging
-    return Settlement((mp[0], mp[1]), hanging_out, winner, outcome, rounding)
+    return _settle(mp, winner, outcome, rounding, hanging_in, new_hanging)
 
 
 def french_points(
@@ -155,12 +165,7 @@ def french_points(
         mp = [None if m is None else _to_tens(m) for m in mp]
         new_hanging = _to_tens(new_hanging)
         rounding["rounded_to_tens"] = list(mp)
-    if winner is not None:
-        mp[winner] = (mp[winner] or 0) + hanging_in
-        hanging_out = new_hanging
-    else:
-        hanging_out = hanging_in + new_hanging
-    return Settlement((mp[0], mp[1]), hanging_out, winner, outcome, rounding)
+    return _settle(mp, winner, outcome, rounding, hanging_in, new_hanging)
 
 
 def _to_tens(points: int) -> int:
