@@ -43,8 +43,12 @@ ALL_CARD_TEXTS = [r + s for s in SUITS for r in "789TJQKA"]
 # ----------------------------------------------------------------------------- golden files
 
 
+WORKPLACE_GOLDEN = Path("/work/shared/golden")
+"""Where the project's shared folder lives on its machines, for checkouts made elsewhere."""
+
+
 def golden_dir() -> Path | None:
-    """`shared/golden` next to the repository (or $BELOTE_GOLDEN_DIR), None if absent."""
+    """$BELOTE_GOLDEN_DIR, else `shared/golden` beside the repository or the workplace's."""
     env = os.environ.get("BELOTE_GOLDEN_DIR")
     if env and Path(env).is_dir():
         return Path(env)
@@ -52,7 +56,7 @@ def golden_dir() -> Path | None:
         candidate = parent / "shared" / "golden"
         if candidate.is_dir():
             return candidate
-    return None
+    return WORKPLACE_GOLDEN if WORKPLACE_GOLDEN.is_dir() else None
 
 
 def load_golden(name: str) -> list[dict[str, Any]]:
