@@ -10,7 +10,8 @@ CPU time the server and the clients spent per action.
 
 The clients run in their own processes (``--client-processes``, default 1), not in this one:
 on a small machine the server and the clients then each get a core, and the clients' frame
-parsing does not queue behind the measurement. Neither side uses permessage-deflate unless
+parsing does not queue behind the measurement; they collect garbage as rarely as the server
+does, so that the instrument adds no pauses of its own. Neither side uses permessage-deflate unless
 ``--deflate`` turns it on for both, as a browser would ask for it. The window is driven from
 here: every client process resets its counters on ``measure`` and reports on ``stop``.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import multiprocessing as mp
 import os
 import random
@@ -121,7 +123,9 @@ async def play_tables(tables: range, base: str, deflate: bool, control: Connecti
 
     stats = Stats()
     ws_base = base.replace("http://", "ws://")
-    limits = httpx.Limits(max_connections=50)
+    # Idle connections are dropped before uvicorn does (after 5 s): reusing one it is closing
+    # is a ReadError, and the starts come after a long idle while the WebSockets connect.
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=2)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
 
         async def table(i: int) -> list[tuple[str, str]]:
@@ -150,6 +154,7 @@ async def play_tables(tables: range, base: str, deflate: bool, control: Connecti
             asyncio.create_task(seat_client(ws, token, stats, random.Random(rng.random())))
             for ws, (_code, token) in zip(sockets, seats, strict=True)
         ]
+        gc.freeze()  # the connections live until the end: no collection needs to scan them
         control.send("ready")
         await order()  # start
         hosts = [seats[i] for i in range(0, len(seats), 4)]
@@ -181,6 +186,7 @@ async def play_tables(tables: range, base: str, deflate: bool, control: Connecti
 
 
 def client_process(tables: range, base: str, deflate: bool, control: Connection) -> None:
+    gc.set_threshold(10_000, 10, 100)  # as the server does (app.__main__.tune_gc): fewer pauses
     asyncio.run(play_tables(tables, base, deflate, control))
 
 
@@ -197,12 +203,19 @@ def measure(
             target=client_process, args=(share, base, deflate, theirs), daemon=True
         )
         worker.start()
+        theirs.close()  # so that a client process that dies is an EOFError here, not a hang
         controls.append(ours)
         workers.append(worker)
 
+    def hear(control: Connection) -> Any:
+        try:
+            return control.recv()
+        except EOFError:
+            raise SystemExit("a client process died (its traceback is above)") from None
+
     def all_say(expected: str) -> None:
         for control in controls:
-            if control.recv() != expected:
+            if hear(control) != expected:
                 raise SystemExit(f"a client process did not say {expected!r}")
 
     all_say("ready")
@@ -218,7 +231,7 @@ def measure(
     for control in controls:
         control.send("stop")
     elapsed, server_cpu = time.perf_counter() - began, cpu_seconds(server_pid) - server_cpu
-    reports = [control.recv() for control in controls]
+    reports = [hear(control) for control in controls]
     for worker in workers:
         worker.join(timeout=30)
 
