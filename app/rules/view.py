@@ -8,8 +8,8 @@ All four hands become public only when the deal is over, through the result's tr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from .actions import Action, Bid
 from .cards import BIT, CARDS, SUIT_NAMES, Card
@@ -53,16 +53,16 @@ class SeatView:
     legal: tuple[Action, ...]
     hanging_in: int
     result: dict[str, Any] | None
+    shared_wire: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    """`shared_dict()` made once per deal state by `view`, so five viewers share the work."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the wire and the history page."""
+    def shared_dict(self) -> dict[str, Any]:
+        """The JSON form of every field that all viewers of the state see alike."""
         return {
-            "seat": self.seat,
             "rules": self.rules,
             "phase": self.phase.value,
             "dealer": self.dealer,
             "turn": self.turn,
-            "hand": None if self.hand is None else [str(c) for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "turned": None if self.turned is None else str(self.turned),
             "bids": [b.to_dict() for b in self.bids],
@@ -89,9 +89,18 @@ class SeatView:
                 for d in self.declarations
             ],
             "belotes": [{"seat": s, "suit": suit} for s, suit in self.belotes],
-            "legal": [a.to_dict() for a in self.legal],
             "hanging_in": self.hanging_in,
             "result": self.result,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the wire and the history page."""
+        shared = self.shared_wire if self.shared_wire is not None else self.shared_dict()
+        return {
+            **shared,
+            "seat": self.seat,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "legal": [a.to_dict() for a in self.legal],
         }
 
 
@@ -125,33 +134,66 @@ def _declarations(state: DealState) -> tuple[AnnouncedView, ...]:
     return tuple(out)
 
 
+def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
+    """What every viewer of `state` sees alike, as a spectator's view and its JSON form."""
+    cached = state._shared_view
+    if cached is None:
+        base = SeatView(
+            seat=None,
+            rules=state.ruleset.to_dict(),
+            phase=state.phase,
+            dealer=state.dealer,
+            turn=state.turn,
+            hand=None,
+            hand_sizes=tuple(h.bit_count() for h in state.hands),
+            turned=state.turned if state.ruleset.is_french else None,
+            bids=state.bids,
+            contract=None if state.contract is None else state.contract.record_name,
+            bidder=state.bidder,
+            multiplier=state.multiplier,
+            leader=state.leader,
+            trick=state.trick,
+            tricks=state.tricks,
+            points=state.points,
+            declarations=_declarations(state),
+            belotes=tuple((s, SUIT_NAMES[suit]) for s, suit in state.belotes),
+            legal=(),
+            hanging_in=state.hanging_in,
+            result=None if state.result is None else state.result.to_dict(),
+        )
+        cached = state._shared_view = (base, base.shared_dict())
+    return cast(tuple[SeatView, dict[str, Any]], cached)
+
+
 def view(state: DealState, seat: int | None) -> SeatView:
-    """Project `state` for `seat` (or a spectator). Everything a client receives comes from here."""
-    seats = state.ruleset.seats
-    if seat is not None and not 0 <= seat < seats:
+    """Project `state` for `seat` (or a spectator). Everything a client receives comes from here.
+
+    Only `seat`, `hand` and `legal` differ between viewers; the rest is made once per state.
+    """
+    if seat is not None and not 0 <= seat < state.ruleset.seats:
         raise ValueError(f"no seat {seat}")
-    hand = None if seat is None else _sorted_hand(state, state.hands[seat])
-    turned = state.turned if state.ruleset.is_french else None
+    base, wire = _shared(state)
     return SeatView(
         seat=seat,
-        rules=state.ruleset.to_dict(),
-        phase=state.phase,
-        dealer=state.dealer,
-        turn=state.turn,
-        hand=hand,
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        turned=turned,
-        bids=state.bids,
-        contract=None if state.contract is None else state.contract.record_name,
-        bidder=state.bidder,
-        multiplier=state.multiplier,
-        leader=state.leader,
-        trick=state.trick,
-        tricks=state.tricks,
-        points=state.points,
-        declarations=_declarations(state),
-        belotes=tuple((s, SUIT_NAMES[suit]) for s, suit in state.belotes),
+        rules=base.rules,
+        phase=base.phase,
+        dealer=base.dealer,
+        turn=base.turn,
+        hand=None if seat is None else _sorted_hand(state, state.hands[seat]),
+        hand_sizes=base.hand_sizes,
+        turned=base.turned,
+        bids=base.bids,
+        contract=base.contract,
+        bidder=base.bidder,
+        multiplier=base.multiplier,
+        leader=base.leader,
+        trick=base.trick,
+        tricks=base.tricks,
+        points=base.points,
+        declarations=base.declarations,
+        belotes=base.belotes,
         legal=legal_actions(state) if seat is not None and seat == state.turn else (),
-        hanging_in=state.hanging_in,
-        result=None if state.result is None else state.result.to_dict(),
+        hanging_in=base.hanging_in,
+        result=base.result,
+        shared_wire=wire,
     )
