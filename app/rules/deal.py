@@ -120,7 +120,6 @@ class DealState:
     __slots__ = (
         "_legal",
         "_log",
-        "_shared_view",
         "auction",
         "belotes",
         "best",
@@ -160,8 +159,6 @@ class DealState:
     """The actions so far as a linked list, newest first: appending is O(1) on the hot path."""
     result: DealResult | None
     _legal: int
-    _shared_view: object
-    """What every viewer of this state sees alike, made once by `view` (None before)."""
     """The legal cards' mask once computed for this state, -1 before."""
 
     def _clone(self) -> DealState:
@@ -183,7 +180,6 @@ class DealState:
         new._log = self._log
         new.result = None
         new._legal = -1
-        new._shared_view = None
         return new
 
     @property
@@ -284,7 +280,6 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     state._log = None
     state.result = None
     state._legal = -1
-    state._shared_view = None
     return state
 
 

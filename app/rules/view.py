@@ -9,11 +9,11 @@ All four hands become public only when the deal is over, through the result's tr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from .actions import Action, Bid
-from .cards import BIT, CARDS, SUIT_NAMES, Card
-from .contracts import TABLES
+from .cards import CARDS, SUIT_NAMES, Card
+from .contracts import TABLES, Contract
 from .deal import DealState, Phase, Trick, legal_actions
 from .scoring import scoring_declarations
 
@@ -54,7 +54,7 @@ class SeatView:
     hanging_in: int
     result: dict[str, Any] | None
     shared_wire: dict[str, Any] | None = field(default=None, repr=False, compare=False)
-    """`shared_dict()` made once per deal state by `view`, so five viewers share the work."""
+    """`shared_dict()` as `view` made it once for all the viewers of the state."""
 
     def shared_dict(self) -> dict[str, Any]:
         """The JSON form of every field that all viewers of the state see alike."""
@@ -104,11 +104,35 @@ class SeatView:
         }
 
 
+def _display_orders(strength: tuple[int, ...]) -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """For each suit and each byte of that suit's bits, its cards strongest first."""
+    return tuple(
+        tuple(
+            tuple(
+                sorted(
+                    (CARDS[suit * 8 + r] for r in range(8) if byte >> r & 1),
+                    key=lambda c: -strength[c],
+                )
+            )
+            for byte in range(256)
+        )
+        for suit in range(4)
+    )
+
+
+_DISPLAY = tuple(_display_orders(table.strength) for table in TABLES)
+"""Hands in display order by contract; before one is agreed, the plain order of No Trumps."""
+
+
 def _sorted_hand(state: DealState, mask: int) -> tuple[Card, ...]:
     """Suit by suit, strongest first under the contract (plain order before one is agreed)."""
-    strength = TABLES[state.contract if state.contract is not None else 4].strength
-    cards = [CARDS[c] for c in range(32) if mask & BIT[c]]
-    return tuple(sorted(cards, key=lambda c: (c >> 3, -strength[c])))
+    order = _DISPLAY[state.contract if state.contract is not None else Contract.NO_TRUMPS]
+    return (
+        order[0][mask & 0xFF]
+        + order[1][mask >> 8 & 0xFF]
+        + order[2][mask >> 16 & 0xFF]
+        + (order[3][mask >> 24])
+    )
 
 
 def _declarations(state: DealState) -> tuple[AnnouncedView, ...]:
@@ -134,10 +158,16 @@ def _declarations(state: DealState) -> tuple[AnnouncedView, ...]:
     return tuple(out)
 
 
+_last_shared: tuple[DealState, SeatView, dict[str, Any]] | None = None
+"""The shared part of the last state viewed. A server projects each new state for all its viewers
+in a row, so one entry catches four of five calls without keeping old states' views alive."""
+
+
 def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
     """What every viewer of `state` sees alike, as a spectator's view and its JSON form."""
-    cached = state._shared_view
-    if cached is None:
+    global _last_shared
+    cached = _last_shared
+    if cached is None or cached[0] is not state:
         base = SeatView(
             seat=None,
             rules=state.ruleset.to_dict(),
@@ -161,8 +191,8 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
             hanging_in=state.hanging_in,
             result=None if state.result is None else state.result.to_dict(),
         )
-        cached = state._shared_view = (base, base.shared_dict())
-    return cast(tuple[SeatView, dict[str, Any]], cached)
+        cached = _last_shared = (state, base, base.shared_dict())
+    return cached[1], cached[2]
 
 
 def view(state: DealState, seat: int | None) -> SeatView:
