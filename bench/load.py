@@ -14,6 +14,9 @@ parsing does not queue behind the measurement; they collect garbage as rarely as
 does, so that the instrument adds no pauses of its own. Neither side uses permessage-deflate unless
 ``--deflate`` turns it on for both, as a browser would ask for it. The window is driven from
 here: every client process resets its counters on ``measure`` and reports on ``stop``.
+
+``--think-ms T`` makes every client wait T ms before it acts, like a person: the saturation test
+(0, the default) measures the server's ceiling, a think time measures a realistic crowd.
 """
 
 from __future__ import annotations
@@ -78,7 +81,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def seat_client(ws: ClientConnection, token: str, stats: Stats, rng: random.Random) -> None:
+@dataclass(frozen=True)
+class ClientOptions:
+    deflate: bool
+    think_seconds: float
+
+
+async def seat_client(
+    ws: ClientConnection, token: str, stats: Stats, rng: random.Random, think_seconds: float
+) -> None:
     """Play one seat: act on the newest deal frame when it offers something, measure to ack."""
     pending: tuple[str, float] | None = None
     latest: dict[str, Any] | None = None
@@ -104,6 +115,8 @@ async def seat_client(ws: ClientConnection, token: str, stats: Stats, rng: rando
             latest = frame
             asked = False
         if pending is None and latest is not None and latest["d"]["deal"]["legal"]:
+            if think_seconds:
+                await asyncio.sleep(think_seconds)  # a person thinking; the table waits for us
             counter += 1
             command_id = f"a{counter}"
             action = rng.choice(latest["d"]["deal"]["legal"])
@@ -113,7 +126,9 @@ async def seat_client(ws: ClientConnection, token: str, stats: Stats, rng: rando
             latest = None
 
 
-async def play_tables(tables: range, base: str, deflate: bool, control: Connection) -> None:
+async def play_tables(
+    tables: range, base: str, options: ClientOptions, control: Connection
+) -> None:
     """One client process: set up ``tables``, then follow the parent's ready/measure/stop."""
     loop = asyncio.get_running_loop()
 
@@ -145,13 +160,15 @@ async def play_tables(tables: range, base: str, deflate: bool, control: Connecti
             await connect(
                 f"{ws_base}/ws/rooms/{code}",
                 max_size=2**22,
-                compression="deflate" if deflate else None,
+                compression="deflate" if options.deflate else None,
             )
             for code, _token in seats
         ]
         rng = random.Random(tables.start)
         tasks = [
-            asyncio.create_task(seat_client(ws, token, stats, random.Random(rng.random())))
+            asyncio.create_task(
+                seat_client(ws, token, stats, random.Random(rng.random()), options.think_seconds)
+            )
             for ws, (_code, token) in zip(sockets, seats, strict=True)
         ]
         gc.freeze()  # the connections live until the end: no collection needs to scan them
@@ -185,13 +202,18 @@ async def play_tables(tables: range, base: str, deflate: bool, control: Connecti
             await ws.close()
 
 
-def client_process(tables: range, base: str, deflate: bool, control: Connection) -> None:
+def client_process(tables: range, base: str, options: ClientOptions, control: Connection) -> None:
     gc.set_threshold(10_000, 10, 100)  # as the server does (app.__main__.tune_gc): fewer pauses
-    asyncio.run(play_tables(tables, base, deflate, control))
+    asyncio.run(play_tables(tables, base, options, control))
 
 
 def measure(
-    tables: int, seconds: float, base: str, processes: int, deflate: bool, server_pid: int
+    tables: int,
+    seconds: float,
+    base: str,
+    processes: int,
+    options: ClientOptions,
+    server_pid: int,
 ) -> dict[str, Any]:
     """Run the client processes through one measured window and merge what they saw."""
     context = mp.get_context("spawn")
@@ -200,7 +222,7 @@ def measure(
         share = range(k * tables // processes, (k + 1) * tables // processes)
         ours, theirs = context.Pipe()
         worker = context.Process(
-            target=client_process, args=(share, base, deflate, theirs), daemon=True
+            target=client_process, args=(share, base, options, theirs), daemon=True
         )
         worker.start()
         theirs.close()  # so that a client process that dies is an EOFError here, not a hang
@@ -260,7 +282,8 @@ def measure(
         "ack_ms_p99": pct(0.99),
         "errors": errors,
         "client_processes": processes,
-        "deflate": deflate,
+        "deflate": options.deflate,
+        "think_ms": round(options.think_seconds * 1000),
         "server_cpu_util": round(server_cpu / elapsed, 2),
         "client_cpu_util": round(client_cpu / elapsed, 2),
         "server_cpu_us_per_action": per_action_us(server_cpu),
@@ -278,8 +301,12 @@ def main() -> None:
     parser.add_argument(
         "--deflate", action="store_true", help="permessage-deflate on, as browsers ask for it"
     )
+    parser.add_argument(
+        "--think-ms", type=float, default=0, help="wait this long before each action (a person)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    options = ClientOptions(args.deflate, args.think_ms / 1000)
     port = free_port()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
@@ -306,7 +333,7 @@ def main() -> None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.1)
             result = measure(
-                args.tables, args.seconds, base, args.client_processes, args.deflate, server.pid
+                args.tables, args.seconds, base, args.client_processes, options, server.pid
             )
             result["server_peak_rss_mb"] = peak_rss_mb(server.pid)
             result["database"] = env["DATABASE_URL"].split(":", 1)[0]
