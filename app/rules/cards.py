@@ -71,7 +71,6 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(32))
 BIT: tuple[int, ...] = tuple(1 << i for i in range(32))
 SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
-ALL_CARDS_MASK = (1 << 32) - 1
 
 # C-3: strength inside a suit, higher wins. Trump order J 9 A 10 K Q 8 7, plain A 10 K Q J 9 8 7.
 TRUMP_STRENGTH_BY_RANK = (0, 1, 6, 4, 7, 2, 3, 5)
@@ -106,29 +105,9 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def cards_of(mask: int) -> list[Card]:
-    """The cards of a bitmask, lowest index first (suit by suit, 7 up to A)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return out
-
-
 def iter_bits(mask: int) -> Iterator[int]:
     """The card indices of a bitmask, lowest first."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def parse_cards(texts: Iterable[str]) -> list[Card]:
-    """Parse many cards in C-2 notation."""
-    return [Card.parse(t) for t in texts]
-
-
-def format_cards(cards: Iterable[int]) -> list[str]:
-    """Format cards in C-2 notation."""
-    return [str(CARDS[c]) for c in cards]

@@ -234,10 +234,6 @@ class DealState:
     def is_void(self) -> bool:
         return self.phase is Phase.FINISHED and self.auction.contract is None
 
-    @property
-    def in_first_trick(self) -> bool:
-        return self.phase is Phase.PLAYING and not self.tricks
-
     def hand(self, seat: int) -> list[Card]:
         """A seat's unplayed cards (for the engine's own callers: clients get `view`)."""
         return [CARDS[c] for c in range(32) if self.hands[seat] >> c & 1]

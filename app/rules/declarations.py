@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import CARDS, R7, R8, RANK_LETTERS, SUIT_MASK, TRUMP_STRENGTH_BY_RANK, Card, mask_of
+from .cards import CARDS, R7, R8, SUIT_MASK, TRUMP_STRENGTH_BY_RANK, Card, mask_of
 from .contracts import Contract
 from .errors import IllegalDeclaration
 from .ruleset import Ruleset
@@ -45,11 +45,6 @@ class Declaration:
     @property
     def is_carre(self) -> bool:
         return self.suit is None
-
-    def describe(self) -> str:
-        if self.is_carre:
-            return f"carré of {RANK_LETTERS[self.top]}"
-        return f"{self.kind} to {CARDS[self.suit * 8 + self.top] if self.suit is not None else ''}"
 
 
 def classify(cards: Sequence[Card]) -> Declaration | None:
