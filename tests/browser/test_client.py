@@ -142,6 +142,8 @@ def test_private_room_through_the_invite_link(new_page: Any, artifacts: Path) ->
     host.wait_for_function(
         "() => document.querySelector(\".seat[data-seat='2'] .seat-name\").textContent === 'Guest'"
     )
+    # Seated, the guest sees the table from seat 2: the host, its partner, sits across.
+    guest.wait_for_selector(".seat[data-seat='2'].pos-bottom")
     assert guest.get_attribute(".seat[data-seat='0']", "class").split()[1] == "pos-top"
 
     host.fill("#chat-input", "Bonne chance !")
@@ -171,6 +173,8 @@ def test_private_room_through_the_invite_link(new_page: Any, artifacts: Path) ->
         clock_seen = clock_seen or "s left" in page.inner_text("#turn-line")
         if page.get_attribute("#room", "data-phase") == "bidding":
             ui.bid(page)
+            # The next turn is read from the host's page: let it see this bid first.
+            ui.wait_caught_up(page, other)
             continue
         card = ui.play(page)
         played[seat].append(card)

@@ -53,6 +53,14 @@ def version(page: Any) -> str:
     return str(page.get_attribute(ROOM, "data-version"))
 
 
+def wait_caught_up(page: Any, other: Any) -> None:
+    """Wait until ``other`` has applied every room event that ``page`` has."""
+    page_version = int(version(page))
+    other.wait_for_function(
+        "v => Number(document.querySelector('#room').dataset.version) >= v", arg=page_version
+    )
+
+
 def wait_changed(page: Any, before: str) -> None:
     """Wait until the page has applied a newer room event than ``before``."""
     page.wait_for_function("v => document.querySelector('#room').dataset.version !== v", arg=before)
