@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             chat_max_chars=settings.chat_max_chars,
             chat_history=settings.chat_history,
         ),
+        idle_seconds=settings.room_idle_seconds,
     )
     player_repo = Players(sessions)
 
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store.start()
         await manager.restore_all()
+        manager.start_sweeping()
         try:
             yield
         finally:

@@ -68,6 +68,12 @@ class Settings(BaseSettings):
     event_backlog: int = Field(
         default=256, ge=1, description="Events kept per room for reconnecting clients."
     )
+    room_idle_seconds: float = Field(
+        default=600.0,
+        gt=0,
+        description="A room nobody is connected to or acting in for this long is dropped from "
+        "memory; it stays stored and is loaded again when someone opens it.",
+    )
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(default=50, ge=0)
 

@@ -27,6 +27,7 @@ STATUS = {
     "bad_rules": 422,
     "bad_seat": 422,
     "server_error": 500,
+    "room_closed": 503,
 }
 
 

@@ -4,9 +4,11 @@ restores, at start-up, every room that was waiting or playing when the server st
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -37,12 +39,15 @@ class RoomManager:
         store: Store,
         timings: RoomTimings,
         policy_factory: Callable[[str], BotPolicy] = bot_for,
+        idle_seconds: float = 600.0,
     ) -> None:
         self._store = store
         self._timings = timings
         self._policy_factory = policy_factory
+        self._idle_seconds = idle_seconds
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def create(
         self,
@@ -93,6 +98,7 @@ class RoomManager:
         """The live room with this code, loading it from storage if it is not in memory."""
         room = self._rooms.get(code)
         if room is not None:
+            room.touch()
             return room
         pending = self._loading.get(code)
         if pending is not None:
@@ -133,7 +139,51 @@ class RoomManager:
         """Public rooms that are open or being played, newest last."""
         return [r for r in self._rooms.values() if r.config.public and r.status != FINISHED]
 
+    def start_sweeping(self) -> None:
+        """Put idle rooms away every so often (see ``evict_idle``)."""
+        self._sweeper = asyncio.create_task(self._sweep(), name="room-sweeper")
+
+    async def _sweep(self) -> None:
+        interval = min(60.0, self._idle_seconds / 4)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.evict_idle()
+            except Exception:
+                log.exception("putting idle rooms away failed")
+
+    async def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop from memory the rooms nobody has used for ``idle_seconds``; returns their codes.
+
+        Without this a long-running server would keep every room ever opened, with its event
+        backlog and finished deals. Nothing is lost: every accepted action is already stored,
+        and ``get`` loads a room back on demand exactly as a restart restores it (a reconnecting
+        client then gets a snapshot). A room is idle only with nobody connected and nothing
+        queued; a room whose bots or clocks are still playing keeps itself awake.
+        """
+        now = time.monotonic() if now is None else now
+        idle = []
+        for code in [c for c, r in self._rooms.items() if r.idle_for(now) >= self._idle_seconds]:
+            room = self._rooms.get(code)  # checked again: stopping the previous one awaited
+            if room is None or room.idle_for(now) < self._idle_seconds:
+                continue
+            del self._rooms[code]
+            idle.append(code)
+            await room.stop()
+        if idle:
+            log.info("put %d idle rooms away; %d stay in memory", len(idle), len(self._rooms))
+        return idle
+
+    def __contains__(self, code: str) -> bool:
+        """Whether the room is in memory now (it may still exist in storage)."""
+        return code in self._rooms
+
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for room in list(self._rooms.values()):
             await room.stop()
         self._rooms.clear()

@@ -127,6 +127,7 @@ class Room:
             asyncio.Queue()
         )
         self._task: asyncio.Task[None] | None = None
+        self.last_active = time.monotonic()  # when a command last ran or the room was handed out
         self._turn_timer: _Timer | None = None
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
         self._away_timers: dict[int, _Timer] = {}
@@ -180,15 +181,26 @@ class Room:
     async def stop(self) -> None:
         for timer in self._all_timers():
             timer.handle.cancel()
-        if self._task is not None:
-            self._task.cancel()
+        task, self._task = self._task, None  # from here on, commands are refused
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
+
+    def touch(self) -> None:
+        """Someone is about to use the room: it is not idle."""
+        self.last_active = time.monotonic()
+
+    def idle_for(self, now: float) -> float:
+        """How long nobody has watched, played in or asked anything of the room (0 if now)."""
+        if self._subscribers or not self._queue.empty():
+            return 0.0
+        return max(0.0, now - self.last_active)
 
     async def _run(self) -> None:
         while True:
             command, future = await self._queue.get()
+            self.touch()
             if future.cancelled():
                 continue
             try:
@@ -205,6 +217,8 @@ class Room:
                     future.set_result(result)
 
     async def _call(self, command: Callable[[], Awaitable[T]]) -> T:
+        if self._task is None:
+            raise RoomError("room_closed", "The room was just put away; please try again.")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future

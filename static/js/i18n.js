@@ -194,6 +194,7 @@ const en = {
   err_rate_limited: "Too fast: slow down.",
   err_network: "The server cannot be reached.",
   err_server_error: "The server had a problem.",
+  err_room_closed: "The room was being put away; try again.",
   err_generic: "The server refused: {code}.",
 };
 
@@ -388,6 +389,7 @@ const fr = {
   err_rate_limited: "Trop rapide : ralentissez.",
   err_network: "Le serveur est injoignable.",
   err_server_error: "Le serveur a rencontré un problème.",
+  err_room_closed: "La salle était en cours de fermeture ; réessayez.",
   err_generic: "Le serveur a refusé : {code}.",
 };
 
@@ -582,6 +584,7 @@ const bg = {
   err_rate_limited: "Твърде бързо: по-бавно.",
   err_network: "Сървърът е недостъпен.",
   err_server_error: "Проблем в сървъра.",
+  err_room_closed: "Стаята тъкмо се затваряше; опитайте отново.",
   err_generic: "Сървърът отказа: {code}.",
 };
 

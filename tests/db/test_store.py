@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.store import SqlStore
+from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import ChatPosted
-from app.rooms.room import PLAYING, RoomTimings
+from app.rooms.room import PLAYING, Room, RoomTimings
 from app.rules import view
 from tests.rooms.fakes import Inbox
 
@@ -40,34 +43,46 @@ async def add_player(url: str, player_id: str) -> None:
     await engine.dispose()
 
 
+async def host_and_bots_mid_deal(manager: RoomManager) -> tuple[Room, Inbox]:
+    """A room of the host and three random bots, a few tricks into its first deal."""
+    room = await manager.create(
+        "host",
+        "Host",
+        {"preset": "bulgarian"},
+        target=None,
+        public=True,
+        turn_seconds=0,
+        bot_level="random",
+        bots=(1, 2, 3),
+    )
+    inbox = Inbox("host")
+    await room.connect(inbox, None)
+    await room.say("host", "Host", None, "hello")
+    await room.begin("host", fill_with_bots=False)
+    # Play as the host until a few tricks are down (the bots answer at once).
+    while room.match is None or room.match.deal is None or len(room.match.deal.tricks) < 3:
+        frame = await inbox.wait(
+            lambda f: (
+                bool(f.get("d", {}).get("deal") and f["d"]["deal"]["legal"])
+                and f["v"] == room.game_version
+            )
+        )
+        await room.act("host", None, room.version, frame["d"]["deal"]["legal"][-1])
+    return room, inbox
+
+
+def where(room: Room) -> tuple[object, ...]:
+    """Everything that says where a room's game stands."""
+    assert room.match is not None and room.match.deal is not None
+    return (room.version, room.match.match_id, room.match.number, room.match.deal.actions)
+
+
 async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
     await add_player(database_url, "host")
     async with running(database_url) as (manager, _store):
-        room = await manager.create(
-            "host",
-            "Host",
-            {"preset": "bulgarian"},
-            target=None,
-            public=True,
-            turn_seconds=0,
-            bot_level="random",
-            bots=(1, 2, 3),
-        )
-        inbox = Inbox("host")
-        await room.connect(inbox, None)
-        await room.say("host", "Host", None, "hello")
-        await room.begin("host", fill_with_bots=False)
-        # Play as the host until a few tricks are down (the bots answer at once).
-        while room.match is None or room.match.deal is None or len(room.match.deal.tricks) < 3:
-            frame = await inbox.wait(
-                lambda f: (
-                    bool(f.get("d", {}).get("deal") and f["d"]["deal"]["legal"])
-                    and f["v"] == room.game_version
-                )
-            )
-            await room.act("host", None, room.version, frame["d"]["deal"]["legal"][-1])
+        room, _inbox = await host_and_bots_mid_deal(manager)
+        before = where(room)
         assert room.match is not None and room.match.deal is not None
-        before = (room.version, room.match.match_id, room.match.number, room.match.deal.actions)
         seen = view(room.match.deal, 0).to_dict()
         code = room.config.code
 
@@ -76,9 +91,8 @@ async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
         assert await manager.restore_all() == 1
         again = await manager.get(code)
         assert again is not None and again.status == PLAYING
+        assert where(again) == before
         assert again.match is not None and again.match.deal is not None
-        after = (again.version, again.match.match_id, again.match.number, again.match.deal.actions)
-        assert after == before
         assert view(again.match.deal, 0).to_dict() == seen
         assert [c["text"] for c in again.chat] == ["hello"]
         assert again.seats[0].player_id == "host" and all(s.bot for s in again.seats[1:])
@@ -88,6 +102,38 @@ async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
         await again.connect(inbox, before[0])
         frame = await inbox.wait(lambda f: f["t"] == "room")
         assert frame["v"] == before[0] + 1  # gapless across the restart
+
+
+async def test_an_idle_room_is_put_away_and_loaded_again_at_the_same_card(
+    database_url: str,
+) -> None:
+    await add_player(database_url, "host")
+    async with running(database_url) as (manager, _store):
+        room, inbox = await host_and_bots_mid_deal(manager)
+        code = room.config.code
+        much_later = time.monotonic() + 3600
+        assert await manager.evict_idle(much_later) == []  # the host is watching
+        await room.disconnect(inbox)
+        before = where(room)
+        assert await manager.evict_idle(time.monotonic() + 1) == []  # not idle for long enough
+        assert code in manager
+        assert await manager.evict_idle(much_later) == [code]
+        assert code not in manager
+        with pytest.raises(RoomError) as closed:
+            await room.say("host", "Host", None, "anyone?")
+        assert closed.value.code == "room_closed"
+
+        again = await manager.get(code)
+        assert again is not None and again is not room and code in manager
+        assert again.status == PLAYING and where(again) == before
+        inbox = Inbox("host")
+        await again.connect(inbox, before[0])  # missed nothing: the next event, no gap
+        assert [(f["t"], f["v"]) for f in inbox.frames] == [("room", before[0] + 1)]
+        assert again.match is not None and again.match.deal is not None
+        legal = view(again.match.deal, 0).to_dict()["legal"]
+        if legal:  # and play goes on
+            await again.act("host", None, again.version, legal[0])
+            assert again.match.deal is None or len(again.match.deal.actions) == len(before[3]) + 1
 
 
 async def test_group_commit_writes_every_room_s_batch(database_url: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -297,3 +298,26 @@ async def test_every_frame_a_room_sends_comes_from_the_view(manager: RoomManager
         view = frame["d"].get("deal")
         if view is not None:
             assert not others & set(view["hand"])
+
+
+async def test_the_sweeper_puts_away_a_room_nobody_uses(store: MemoryStore) -> None:
+    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0), idle_seconds=0.2)
+    manager.start_sweeping()
+    try:
+        idle = await manager.create(
+            HOST, "Host", {"preset": "french"}, target=None, public=True, turn_seconds=0
+        )
+        watched = await manager.create(
+            HOST, "Host", {"preset": "french"}, target=None, public=True, turn_seconds=0
+        )
+        await watched.connect(Inbox(None), None)
+
+        async def put_away() -> None:
+            while idle.config.code in manager:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(put_away(), timeout=5)
+        assert watched.config.code in manager
+        assert [r.config.code for r in manager.public_rooms()] == [watched.config.code]
+    finally:
+        await manager.close()
