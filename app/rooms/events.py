@@ -2,8 +2,9 @@
 
 An event holds the public part of what happened plus, when a deal is involved, the (immutable)
 deal state itself. Each recipient gets the public part and ``view(state, seat)`` — never the
-state — so the engine alone decides what a seat may see. Frames are encoded once per seat and
-cached, since the four players and all spectators of a table share five projections at most.
+state — so the engine alone decides what a seat may see. Frames are cached per seat, since the
+four players and all spectators of a table share five projections at most, and the part they
+have in common is encoded once per event (``Event``).
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from typing import Any
 
 import orjson
 
-from app.rules import DealState, view
+from app.rules import DealState, view, wire_view
 
 Viewer = int | None  # a seat, or None for a spectator
 
 
+_OPTIONS = orjson.OPT_NON_STR_KEYS  # non-string keys become strings, as json.dumps makes them
+
+
 def encode(frame: dict[str, Any]) -> str:
     """Compact JSON, UTF-8 as is. orjson: every event is encoded once per distinct viewer, and
-    the standard library's encoder was the largest single cost of an action after the views.
-    Non-string keys become strings, as ``json.dumps`` would make them."""
-    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    the standard library's encoder was the largest single cost of an action after the views."""
+    return orjson.dumps(frame, option=_OPTIONS).decode()
 
 
 def deal_view(state: DealState, seat: Viewer) -> dict[str, Any]:
@@ -34,26 +37,43 @@ def deal_view(state: DealState, seat: Viewer) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class Event:
+    """One versioned event. ``frame(seat)`` is exactly ``encode`` of ``{"t", "v", "d": data +
+    {"deal": deal_view(deal, seat)}}``, built so that the part of a frame that all recipients
+    share — the envelope and the deal's public fields, most of its bytes — is encoded once per
+    event, and only each viewer's own fields (seat, hand, legal) once per viewer."""
+
     v: int
     t: str
     data: dict[str, Any]
     deal: DealState | None = None
     _frames: dict[Viewer, str] = field(default_factory=dict)
+    _head: bytes | None = None  # the frame up to the viewer's own fields of the deal
 
     def frame(self, seat: Viewer) -> str:
         cached = self._frames.get(seat)
         if cached is None:
-            data = (
-                self.data
-                if self.deal is None
-                else {**self.data, "deal": deal_view(self.deal, seat)}
-            )
-            cached = self._frames[seat] = encode({"t": self.t, "v": self.v, "d": data})
+            cached = self._frames[seat] = self._encode(seat)
         return cached
+
+    def _encode(self, seat: Viewer) -> str:
+        if self.deal is None:
+            if self._frames:  # no deal: every recipient gets the same frame
+                return next(iter(self._frames.values()))
+            return encode({"t": self.t, "v": self.v, "d": self.data})
+        shared, own = wire_view(self.deal, seat)
+        if self._head is None:
+            data = {k: v for k, v in self.data.items() if k != "deal"}
+            envelope = orjson.dumps(
+                {"t": self.t, "v": self.v, "d": {**data, "deal": None}}, option=_OPTIONS
+            )
+            # b'{..."deal":null}}' + b'{shared}' -> b'{..."deal":{shared,'
+            self._head = envelope[: -len(b"null}}")] + orjson.dumps(shared, option=_OPTIONS)[:-1]
+        return (self._head + b"," + orjson.dumps(own, option=_OPTIONS)[1:] + b"}}").decode()
 
     def release(self) -> None:
         """Drop the encoded frames once sent: the backlog keeps only the (shared) state."""
         self._frames.clear()
+        self._head = None
 
 
 class Backlog:

@@ -30,7 +30,7 @@ from .records import (
 )
 from .ruleset import HOUSE_RULES, PRESETS, HouseRule, HouseRules, Ruleset, house_rules_for
 from .scoring import DealResult
-from .view import AnnouncedView, SeatView, view
+from .view import AnnouncedView, SeatView, view, wire_view
 
 __all__ = [
     "CARDS",
@@ -87,4 +87,5 @@ __all__ = [
     "replay_deal",
     "replay_match",
     "view",
+    "wire_view",
 ]

@@ -96,12 +96,18 @@ class SeatView:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the wire and the history page."""
         shared = self.shared_wire if self.shared_wire is not None else self.shared_dict()
-        return {
-            **shared,
-            "seat": self.seat,
-            "hand": None if self.hand is None else [str(c) for c in self.hand],
-            "legal": [a.to_dict() for a in self.legal],
-        }
+        return {**shared, **_own_wire(self.seat, self.hand, self.legal)}
+
+
+def _own_wire(
+    seat: int | None, hand: tuple[Card, ...] | None, legal: tuple[Action, ...]
+) -> dict[str, Any]:
+    """The JSON form of the fields that differ between viewers (the last keys of `to_dict`)."""
+    return {
+        "seat": seat,
+        "hand": None if hand is None else [str(c) for c in hand],
+        "legal": [a.to_dict() for a in legal],
+    }
 
 
 def _display_orders(strength: tuple[int, ...]) -> tuple[tuple[tuple[Card, ...], ...], ...]:
@@ -195,13 +201,22 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
     return cached[1], cached[2]
 
 
+def _own(state: DealState, seat: int | None) -> tuple[tuple[Card, ...] | None, tuple[Action, ...]]:
+    """The hand and the legal actions of `seat`: the only part of a view that is private."""
+    if seat is None:
+        return None, ()
+    if not 0 <= seat < state.ruleset.seats:
+        raise ValueError(f"no seat {seat}")
+    hand = _sorted_hand(state, state.hands[seat])
+    return hand, legal_actions(state) if seat == state.turn else ()
+
+
 def view(state: DealState, seat: int | None) -> SeatView:
     """Project `state` for `seat` (or a spectator). Everything a client receives comes from here.
 
     Only `seat`, `hand` and `legal` differ between viewers; the rest is made once per state.
     """
-    if seat is not None and not 0 <= seat < state.ruleset.seats:
-        raise ValueError(f"no seat {seat}")
+    hand, legal = _own(state, seat)
     base, wire = _shared(state)
     return SeatView(
         seat=seat,
@@ -209,7 +224,7 @@ def view(state: DealState, seat: int | None) -> SeatView:
         phase=base.phase,
         dealer=base.dealer,
         turn=base.turn,
-        hand=None if seat is None else _sorted_hand(state, state.hands[seat]),
+        hand=hand,
         hand_sizes=base.hand_sizes,
         turned=base.turned,
         bids=base.bids,
@@ -222,8 +237,17 @@ def view(state: DealState, seat: int | None) -> SeatView:
         points=base.points,
         declarations=base.declarations,
         belotes=base.belotes,
-        legal=legal_actions(state) if seat is not None and seat == state.turn else (),
+        legal=legal,
         hanging_in=base.hanging_in,
         result=base.result,
         shared_wire=wire,
     )
+
+
+def wire_view(state: DealState, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`view(state, seat).to_dict()` in its two parts: the part every viewer of `state` shares
+    (the same dict for all of them, so a server can encode it once) and the viewer's own part.
+    Merged, shared first, they are exactly `to_dict()`; the server's hot path skips the
+    `SeatView` it would only turn into these."""
+    hand, legal = _own(state, seat)
+    return _shared(state)[1], _own_wire(seat, hand, legal)

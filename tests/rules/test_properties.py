@@ -35,6 +35,7 @@ from app.rules import (
     legal_actions,
     replay_deal,
     view,
+    wire_view,
 )
 
 from .helpers import (
@@ -366,6 +367,8 @@ def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
                 assert shown.hand is not None
                 assert {str(c) for c in shown.hand} == hand_texts(state, seat)
             assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(4)]
+            shared, own = wire_view(state, seat)  # the server's form: the same, key for key
+            assert list({**shared, **own}.items()) == list(shown.to_dict().items())
 
 
 # ------------------------------------------------------------------------------ matches
