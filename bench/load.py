@@ -15,8 +15,11 @@ does, so that the instrument adds no pauses of its own. Neither side uses permes
 ``--deflate`` turns it on for both, as a browser would ask for it. The window is driven from
 here: every client process resets its counters on ``measure`` and reports on ``stop``.
 
-``--think-ms T`` makes every client wait T ms before it acts, like a person: the saturation test
-(0, the default) measures the server's ceiling, a think time measures a realistic crowd.
+``--think-ms T`` makes every client wait before it acts, like a person: T ms on average, drawn
+evenly between T/2 and 3T/2 so that the tables, started together, do not act in lockstep (with
+a fixed T all 500 acted within the same few milliseconds every T, and the last of each burst
+waited for the whole burst). The saturation test (0, the default) measures the server's
+ceiling, a think time a realistic crowd.
 """
 
 from __future__ import annotations
@@ -115,8 +118,8 @@ async def seat_client(
             latest = frame
             asked = False
         if pending is None and latest is not None and latest["d"]["deal"]["legal"]:
-            if think_seconds:
-                await asyncio.sleep(think_seconds)  # a person thinking; the table waits for us
+            if think_seconds:  # a person thinking, for T/2 to 3T/2: people are not in step
+                await asyncio.sleep(think_seconds * (0.5 + rng.random()))
             counter += 1
             command_id = f"a{counter}"
             action = rng.choice(latest["d"]["deal"]["legal"])
@@ -302,7 +305,7 @@ def main() -> None:
         "--deflate", action="store_true", help="permessage-deflate on, as browsers ask for it"
     )
     parser.add_argument(
-        "--think-ms", type=float, default=0, help="wait this long before each action (a person)"
+        "--think-ms", type=float, default=0, help="mean wait before each action (a person)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
