@@ -22,7 +22,10 @@ from tests.transport.test_bad_input import latest_deal
 
 
 @contextmanager
-def server_process(database_url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def server_process(
+    database_url: str, port: int, python: str = sys.executable
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``python -m app`` (migrate, then serve) on ``port``; killed with SIGKILL at the end."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -31,7 +34,7 @@ def server_process(database_url: str, port: int) -> Iterator[subprocess.Popen[by
         "BELOTE_DEFAULT_TURN_SECONDS": "0",
         "BELOTE_LOG_LEVEL": "warning",
     }
-    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)
+    process = subprocess.Popen([python, "-m", "app"], env=env)
     try:
         yield process
     finally:
