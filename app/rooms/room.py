@@ -313,6 +313,7 @@ class Room:
             "deal": None if deal is None else deal_view(deal, seat),
             "turn": self._turn_info(),
             "chat": list(self.chat),
+            "now": int(time.time() * 1000),  # so a client can read deadlines despite its clock
         }
 
     # ---- connections ------------------------------------------------------------------

@@ -56,6 +56,7 @@ export function showRoom(app, code) {
     busy: false,
     keyboard: false,
     status: "connecting",
+    clockOffset: 0, // server clock − this device's clock, from the last snapshot (ms)
   };
 
   // ---- the page skeleton (chat stays mounted so a typed message survives re-renders) ----
@@ -185,6 +186,8 @@ export function showRoom(app, code) {
         S.deal = d.deal;
         S.turn = d.turn;
         S.chat = d.chat || [];
+        // Deadlines are on the server's clock: remember how far this device's clock is off.
+        S.clockOffset = typeof d.now === "number" ? d.now - Date.now() : 0;
         renderChat();
         break;
       case "room":
@@ -696,10 +699,11 @@ export function showRoom(app, code) {
 
   // ---- the turn clock --------------------------------------------------------------------
   function tickClocks() {
+    const now = Date.now() + S.clockOffset; // the server's time, as well as we know it
     for (const el of root.querySelectorAll(".clock")) {
       const deadline = Number(el.dataset.deadline);
-      el.textContent = deadline ? t("time_left", { n: Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) }) : "";
-      el.classList.toggle("low", Boolean(deadline) && deadline - Date.now() < 5000);
+      el.textContent = deadline ? t("time_left", { n: Math.max(0, Math.ceil((deadline - now) / 1000)) }) : "";
+      el.classList.toggle("low", Boolean(deadline) && deadline - now < 5000);
     }
   }
   const clockTimer = setInterval(tickClocks, 250);

@@ -9,7 +9,9 @@ target from 1), which takes one to three deals.
 from __future__ import annotations
 
 import json
+import re
 import secrets
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -350,3 +352,16 @@ def test_declarations_and_belote_are_chosen_and_shown(
     belotes = page.evaluate("() => window.__belote.state.deal.belotes")
     assert belotes == [{"seat": 0, "suit": "hearts"}]
     page.wait_for_selector(".bubble.belote")
+
+
+def test_the_turn_clock_counts_on_the_server_s_time(new_page: Any) -> None:
+    """A device whose clock is ten minutes slow still shows the seconds the server gives."""
+    page = new_page()
+    page.clock.install(time=time.time() - 600)
+    ui.set_name(page, "Late")
+    ui.create_room(page, bots=(1, 2, 3), timer=30)
+    ui.start(page)
+    assert ui.wait_next(page) in ("bid", "play")
+    page.wait_for_function("() => /\\d/.test(document.querySelector('.clock').textContent)")
+    left = int(re.search(r"\d+", page.inner_text(".clock")).group())
+    assert 20 <= left <= 30, page.inner_text(".clock")
