@@ -24,6 +24,7 @@ from app.db.store import SqlStore
 from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.settings import Settings
+from app.transport.ratelimit import PerAddressLimiter
 from app.transport.ws import WireLimits, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -66,7 +67,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Bulgarian Belot and French Belote. WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
     )
-    app.state.services = Services(settings, player_repo, manager, History(sessions))
+    app.state.services = Services(
+        settings,
+        player_repo,
+        manager,
+        History(sessions),
+        PerAddressLimiter(settings.create_per_second, settings.create_burst),
+    )
     errors.install(app)
     app.include_router(players.router)
     app.include_router(rooms.router)

@@ -60,6 +60,12 @@ class Settings(BaseSettings):
         "compressing each one for each connection (with a zlib state per connection) made an "
         "action cost the server about 30% more CPU in bench.load.",
     )
+    create_per_second: float = Field(
+        default=1.0, gt=0, description="Sustained new guests + rooms per client address per second."
+    )
+    create_burst: int = Field(
+        default=60, ge=1, description="New guests + rooms one address may make in a burst."
+    )
     rate_per_second: float = Field(default=20.0, gt=0, description="Sustained client frames/s.")
     rate_burst: int = Field(default=40, ge=1, description="Client frames allowed in a burst.")
     outbox_limit: int = Field(

@@ -320,6 +320,7 @@ def main() -> None:
             ),
             "BELOTE_PORT": str(port),
             "BELOTE_BOT_DELAY_SECONDS": "0",
+            "BELOTE_CREATE_BURST": "1000000",  # thousands of guests and rooms from one address
             "BELOTE_LOG_LEVEL": "warning",
             "BELOTE_WS_PER_MESSAGE_DEFLATE": str(args.deflate).lower(),
         }

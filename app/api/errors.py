@@ -26,6 +26,7 @@ STATUS = {
     "bad_name": 422,
     "bad_rules": 422,
     "bad_seat": 422,
+    "rate_limited": 429,
     "server_error": 500,
     "room_closed": 503,
 }

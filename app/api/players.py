@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator
 
-from app.api.services import PlayerDep, ServicesDep
+from app.api.services import CreationLimit, PlayerDep, ServicesDep
 from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -44,7 +44,7 @@ class NewPlayerOut(PlayerOut):
     token: str = Field(description="Secret: keep it; it identifies you. Shown only once.")
 
 
-@router.post("", status_code=201, response_model=NewPlayerOut)
+@router.post("", status_code=201, response_model=NewPlayerOut, dependencies=[CreationLimit])
 async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
     """Create a guest. The token is returned once; send it as a Bearer token afterwards."""
     player, token = await services.players.create(body.name)

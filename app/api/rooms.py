@@ -11,7 +11,7 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from app.api.services import PlayerDep, ServicesDep
+from app.api.services import CreationLimit, PlayerDep, ServicesDep
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS
@@ -80,7 +80,7 @@ async def rules() -> dict[str, Any]:
     }
 
 
-@router.post("/rooms", status_code=201, response_model=VersionOut)
+@router.post("/rooms", status_code=201, response_model=VersionOut, dependencies=[CreationLimit])
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:
     """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
     settings = services.settings

@@ -14,6 +14,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.settings import Settings
+from app.transport.ratelimit import PerAddressLimiter
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,7 @@ class Services:
     players: Players
     rooms: RoomManager
     history: History
+    creations: PerAddressLimiter
 
 
 def get_services(request: Request) -> Services:
@@ -48,3 +50,15 @@ async def current_player(
 
 
 PlayerDep = Annotated[Player, Depends(current_player)]
+
+
+async def creation_allowed(request: Request, services: ServicesDep) -> None:
+    """Refuse a new guest or room beyond the address's allowance (``PerAddressLimiter``)."""
+    address = request.client.host if request.client is not None else "?"
+    if not services.creations.allow(address):
+        raise RoomError(
+            "rate_limited", "Too many new players or rooms from your address; try again shortly."
+        )
+
+
+CreationLimit = Depends(creation_allowed)

@@ -1,8 +1,15 @@
-"""A token bucket per connection: bursts are fine, sustained floods are refused."""
+"""Rate limits: bursts are fine, sustained floods are refused.
+
+A token bucket per WebSocket connection (its frames), and one per client address for the REST
+calls that create guests and rooms: those add rows nobody may ever use, so a script on one
+address could otherwise fill the database. The address limit is generous enough for a
+classroom behind one NAT joining at once.
+"""
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 
@@ -27,3 +34,31 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+
+class PerAddressLimiter:
+    """A token bucket per address; the least recently seen addresses are forgotten past
+    ``max_addresses`` (a forgotten address starts again with a full bucket)."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        max_addresses: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._max = max_addresses
+        self._clock = clock
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = TokenBucket(self._rate, self._burst, self._clock)
+            if len(self._buckets) > self._max:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(address)
+        return bucket.take()

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
-from tests.conftest import new_guest
+from app.db import models as m
+from app.db.engine import make_engine
+from app.settings import Settings
+from tests.conftest import new_guest, serve
 
 
 async def test_health_and_openapi(http: httpx.AsyncClient) -> None:
@@ -110,3 +114,27 @@ async def test_rules_lists_presets_and_house_rules(http: httpx.AsyncClient) -> N
     rules = (await http.get("/api/rules")).json()
     assert set(rules["presets"]) >= {"bulgarian", "french"}
     assert {"name", "default", "explanation"} <= set(rules["house_rules"][0])
+
+
+async def test_one_address_cannot_create_guests_and_rooms_without_end(settings: Settings) -> None:
+    limited = settings.model_copy(update={"create_burst": 3, "create_per_second": 0.001})
+    async with serve(limited) as server, httpx.AsyncClient(base_url=server.url) as http:
+        host = await new_guest(http, "Host")
+        created = await http.post("/api/rooms", json={}, headers=host.auth)
+        assert created.status_code == 201
+        await new_guest(http, "Second")
+        refused = [
+            await http.post("/api/players", json={"name": "Third"}),
+            await http.post("/api/rooms", json={}, headers=host.auth),
+        ]
+        for response in refused:
+            assert response.status_code == 429
+            assert response.json()["error"]["code"] == "rate_limited"
+        mine = await http.get("/api/players/me", headers=host.auth)
+        assert mine.status_code == 200  # everything else goes on
+    engine = make_engine(settings.database_url)
+    async with engine.connect() as connection:
+        players = await connection.scalar(select(func.count()).select_from(m.Player))
+        rooms = await connection.scalar(select(func.count()).select_from(m.Room))
+    await engine.dispose()
+    assert (players, rooms) == (2, 1)  # the refused calls wrote nothing
