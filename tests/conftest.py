@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from sqlalchemy import delete
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -88,6 +89,7 @@ def free_port() -> int:
 class Server:
     url: str
     settings: Settings
+    app: FastAPI | None = None  # in-process servers only: lets a test reach the services
 
     @property
     def ws_url(self) -> str:
@@ -98,8 +100,9 @@ class Server:
 async def serve(settings: Settings) -> AsyncIterator[Server]:
     """A real uvicorn serving ``create_app(settings)`` in this event loop, on a free port."""
     port = free_port()
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -113,7 +116,7 @@ async def serve(settings: Settings) -> AsyncIterator[Server]:
             task.result()
         await asyncio.sleep(0.01)
     try:
-        yield Server(f"http://127.0.0.1:{port}", settings)
+        yield Server(f"http://127.0.0.1:{port}", settings, app)
     finally:
         server.should_exit = True
         await task

@@ -127,6 +127,7 @@ class Room:
             asyncio.Queue()
         )
         self._task: asyncio.Task[None] | None = None
+        self.closed = False  # stopped for good: this object is done, the room lives on in storage
         self.last_active = time.monotonic()  # when a command last ran or the room was handed out
         self._turn_timer: _Timer | None = None
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
@@ -181,7 +182,8 @@ class Room:
     async def stop(self) -> None:
         for timer in self._all_timers():
             timer.handle.cancel()
-        task, self._task = self._task, None  # from here on, commands are refused
+        self.closed = True  # from here on, commands are refused
+        task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -217,7 +219,7 @@ class Room:
                     future.set_result(result)
 
     async def _call(self, command: Callable[[], Awaitable[T]]) -> T:
-        if self._task is None:
+        if self.closed:
             raise RoomError("room_closed", "The room was just put away; please try again.")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))

@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
+CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
+
+
+@dataclass(frozen=True, slots=True)
+class _Close:
+    """In an outbox: close the connection here, after the frames before it."""
+
+    code: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +55,11 @@ class Connection:
 
     def __init__(self, websocket: WebSocket, outbox_limit: int) -> None:
         self._websocket = websocket
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._limit = outbox_limit
         self.player: Player | None = None
         self.overflowed = False
+        self.closing = False
 
     @property
     def player_id(self) -> str | None:
@@ -60,9 +70,14 @@ class Connection:
             return
         if self._outbox.qsize() >= self._limit:
             self.overflowed = True  # a client this far behind is cut off, not waited for
-            self._outbox.put_nowait(None)
+            self._outbox.put_nowait(_Close(CLOSE_TOO_SLOW, "client too slow"))
             return
         self._outbox.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close once the frames queued before have been sent."""
+        self.closing = True
+        self._outbox.put_nowait(_Close(code, reason))
 
     def reply(self, kind: str, data: dict[str, Any]) -> None:
         self.send(encode({"t": kind, "d": data}))
@@ -70,8 +85,8 @@ class Connection:
     async def write_loop(self) -> None:
         while True:
             frame = await self._outbox.get()
-            if frame is None:
-                await self._websocket.close(CLOSE_TOO_SLOW, "client too slow")
+            if isinstance(frame, _Close):
+                await self._websocket.close(frame.code, frame.reason)
                 return
             await self._websocket.send_text(frame)
 
@@ -111,6 +126,9 @@ def websocket_router(
             if session.joined:
                 with contextlib.suppress(RoomError):
                     await room.disconnect(connection)
+            if connection.closing:  # let the writer send what is queued, then the close
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, timeout=10)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
@@ -160,6 +178,9 @@ class _Session:
                 self._error(bad.command_id, bad.code, bad.message)
                 continue
             await self._handle(envelope, data)
+            if self.room.closed:
+                self.connection.close(CLOSE_RELOAD, "room reloaded: reconnect")
+                return
 
     def _error(
         self, command_id: s.CommandId | None, code: str, message: str, rule: str | None = None

@@ -4,6 +4,7 @@ and the game go on."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from typing import Any
@@ -181,3 +182,27 @@ async def test_a_frame_above_the_hard_limit_closes_only_that_connection(
         async with ws_client(strict_server, code, host.token) as again:
             ping = await again.send("ping")
             assert (await again.reply(ping))["t"] == "ack"
+
+
+async def test_a_room_put_away_under_a_new_connection_sends_the_client_back(
+    server: Server, http: httpx.AsyncClient
+) -> None:
+    """The idle sweep may stop a room between a connection's opening and its hello: the client
+    is told (room_closed), closed with 1012, and on reconnecting finds the room loaded again."""
+    host = await new_guest(http, "Host")
+    created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+    code = created.json()["room"]["code"]
+    assert server.app is not None
+    manager = server.app.state.services.rooms
+    async with connect(f"{server.ws_url}/ws/rooms/{code}") as ws:
+        assert await manager.evict_idle(time.monotonic() + 3600) == [code]
+        await ws.send(json.dumps({"t": "hello", "id": "h", "d": {"token": host.token}}))
+        error = json.loads(await ws.recv())
+        assert (error["t"], error["d"]["id"], error["d"]["code"]) == ("error", "h", "room_closed")
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    async with ws_client(server, code, host.token) as client:
+        snapshot = client.frames[0]
+        assert snapshot["t"] == "snapshot" and snapshot["d"]["room"]["code"] == code
+        assert code in manager
