@@ -8,7 +8,7 @@ All four hands become public only when the deal is over, through the result's tr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import Action, Bid
@@ -218,30 +218,7 @@ def view(state: DealState, seat: int | None) -> SeatView:
     """
     hand, legal = _own(state, seat)
     base, wire = _shared(state)
-    return SeatView(
-        seat=seat,
-        rules=base.rules,
-        phase=base.phase,
-        dealer=base.dealer,
-        turn=base.turn,
-        hand=hand,
-        hand_sizes=base.hand_sizes,
-        turned=base.turned,
-        bids=base.bids,
-        contract=base.contract,
-        bidder=base.bidder,
-        multiplier=base.multiplier,
-        leader=base.leader,
-        trick=base.trick,
-        tricks=base.tricks,
-        points=base.points,
-        declarations=base.declarations,
-        belotes=base.belotes,
-        legal=legal,
-        hanging_in=base.hanging_in,
-        result=base.result,
-        shared_wire=wire,
-    )
+    return replace(base, seat=seat, hand=hand, legal=legal, shared_wire=wire)
 
 
 def wire_view(state: DealState, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
