@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, matches, players, rooms
+from app.api.headers import ClientSecurityHeaders
 from app.api.services import Services
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         PerAddressLimiter(settings.create_per_second, settings.create_burst),
     )
     errors.install(app)
+    app.add_middleware(ClientSecurityHeaders)
     app.include_router(players.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)

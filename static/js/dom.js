@@ -8,6 +8,8 @@ export function h(tag, attrs, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = String(value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // Styles through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    else if (key === "style") for (const [name, v] of Object.entries(value)) el.style.setProperty(name, String(v));
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
     } else if (value === true) el.setAttribute(key, "");

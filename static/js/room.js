@@ -477,7 +477,7 @@ export function showRoom(app, code) {
     const cards = layoutHand(deal.hand);
     return h(
       "div",
-      { class: `hand ${playing ? "my-turn" : ""}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: `--n:${cards.length}` },
+      { class: `hand ${playing ? "my-turn" : ""}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: { "--n": cards.length } },
       cards.map((card) => {
         const state = !playing ? "idle" : legalCards.has(card) ? "playable" : "dimmed";
         return cardFace(card, {

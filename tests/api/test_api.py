@@ -138,3 +138,15 @@ async def test_one_address_cannot_create_guests_and_rooms_without_end(settings: 
         rooms = await connection.scalar(select(func.count()).select_from(m.Room))
     await engine.dispose()
     assert (players, rooms) == (2, 1)  # the refused calls wrote nothing
+
+
+async def test_the_client_s_pages_carry_a_content_security_policy(http: httpx.AsyncClient) -> None:
+    for path in ("/", "/r/someinvitecode", "/js/main.js", "/css/style.css"):
+        response = await http.get(path)
+        assert response.status_code == 200, path
+        policy = response.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "object-src 'none'" in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == "no-referrer"
+    for path in ("/api/rules", "/docs", "/healthz"):  # the API, and Swagger UI from its CDN
+        assert "content-security-policy" not in (await http.get(path)).headers, path

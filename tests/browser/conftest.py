@@ -123,7 +123,8 @@ class Watch:
 @pytest.fixture
 def new_page(browser: Any, live_server: Server) -> Iterator[Callable[..., Any]]:
     """Open pages in fresh contexts (separate storage = separate guests); each page is watched
-    for uncaught errors and dialogs, and the test fails if any happened."""
+    for uncaught errors, Content-Security-Policy violations and dialogs, and the test fails if
+    any happened."""
     contexts: list[Any] = []
     watches: list[Watch] = []
 
@@ -135,6 +136,12 @@ def new_page(browser: Any, live_server: Server) -> Iterator[Callable[..., Any]]:
         watch = Watch()
         watches.append(watch)
         page.on("pageerror", lambda error: watch.errors.append(str(error)))
+
+        def on_console(message: Any) -> None:
+            if message.type == "error" and "Content Security Policy" in message.text:
+                watch.errors.append(message.text)  # the page did something its policy forbids
+
+        page.on("console", on_console)
 
         def on_dialog(dialog: Any) -> None:
             watch.dialogs.append(dialog.message)
