@@ -286,6 +286,7 @@ class Room:
             "turn_seconds": self.config.turn_seconds,
             "bot_level": self.config.bot_level,
             "host": self.config.host_id,
+            "host_here": self._host_here(),
             "status": self.status,
             "match_id": None if self.match is None else self.match.match_id,
             "seats": [
@@ -327,6 +328,7 @@ class Room:
     async def _connect(self, subscriber: Subscriber, last_version: int | None) -> None:
         seat = self.seat_of(subscriber.player_id)
         was_connected = seat is not None and self._connected(seat)
+        host_was_here = self._host_here()
         self._subscribers[subscriber] = None
         missed = None if last_version is None else self._backlog.since(last_version, self.version)
         if missed is None:
@@ -341,13 +343,18 @@ class Room:
             self.standins.discard(seat)
             await self._commit([], [self._room_event()])
             self._schedule_turn()
+        elif self._host_here() != host_was_here:  # a watching host is back
+            await self._commit([], [self._room_event()])
 
     async def _disconnect(self, subscriber: Subscriber) -> None:
+        host_was_here = self._host_here()
         self._subscribers.pop(subscriber, None)
         seat = self.seat_of(subscriber.player_id)
         if seat is not None and not self._connected(seat):
             if self.status == PLAYING:
                 self._start_away_timer(seat)
+            await self._commit([], [self._room_event()])
+        elif self._host_here() != host_was_here:  # a watching host left
             await self._commit([], [self._room_event()])
 
     # ---- the game -------------------------------------------------------------------------
@@ -769,8 +776,16 @@ class Room:
             raise RoomError("not_seated", "You do not sit at this table.")
         return seat
 
+    def _host_here(self) -> bool:
+        host = self.config.host_id
+        return any(s.player_id == host for s in self._subscribers)
+
     def _require_host(self, player_id: str) -> None:
-        if player_id != self.config.host_id:
+        """The host, or, while the host is not connected, any seated player: a room whose host
+        closed the tab must not leave the others unable to start or to seat bots."""
+        if player_id == self.config.host_id:
+            return
+        if self._host_here() or self.seat_of(player_id) is None:
             raise RoomError("not_host", "Only the host of the room can do this.")
 
     def _check_fresh(self, player_id: str, command_id: str | None) -> None:

@@ -107,6 +107,8 @@ export function showRoom(app, code) {
     return out;
   };
   const isHost = () => S.room && S.room.host === player.id;
+  // While the host is away, any seated player may start and seat bots (the server agrees).
+  const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
   const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
 
   // ---- commands ------------------------------------------------------------------------
@@ -328,8 +330,8 @@ export function showRoom(app, code) {
     if (room.status === "waiting") {
       const empty = !record.player && !record.bot;
       if (empty && player) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
-      if (empty && isHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
-      if (record.bot && isHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
+      if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
+      if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
     }
 
@@ -502,7 +504,8 @@ export function showRoom(app, code) {
       const parts = [];
       if (room.status === "waiting") {
         if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }));
-        if (isHost()) {
+        if (actsAsHost()) {
+          if (!isHost()) parts.push(h("p", { class: "note", text: t("host_away") }));
           const fill = h("input", { type: "checkbox", id: "fill-bots", checked: true });
           parts.push(
             h("label", { for: "fill-bots", class: "fill" }, fill, " ", t("fill_with_bots")),

@@ -365,3 +365,23 @@ def test_the_turn_clock_counts_on_the_server_s_time(new_page: Any) -> None:
     page.wait_for_function("() => /\\d/.test(document.querySelector('.clock').textContent)")
     left = int(re.search(r"\d+", page.inner_text(".clock")).group())
     assert 20 <= left <= 30, page.inner_text(".clock")
+
+
+def test_a_seated_guest_may_start_when_the_host_has_gone(new_page: Any) -> None:
+    host = new_page()
+    ui.set_name(host, "Leaving")
+    ui.create_room(host)
+    link = host.input_value("#invite-link")
+    guest = new_page()
+    ui.set_name(guest, "Staying")
+    guest.goto(link)
+    guest.wait_for_selector("#room[data-status=waiting]")
+    guest.click(".seat[data-seat='1'] button.sit")
+    guest.wait_for_selector(".seat[data-seat='1'].pos-bottom")
+    assert guest.query_selector("#start") is None  # the host is here: the host starts
+    host.context.close()
+    guest.wait_for_selector("#start")
+    assert "The host is away" in guest.inner_text("#room")
+    guest.check("#fill-bots")
+    ui.start(guest)
+    assert guest.evaluate("() => window.__belote.state.room.seats[0].player.name") == "Leaving"

@@ -236,6 +236,49 @@ async def test_seats_bots_and_start_check_who_asks(manager: RoomManager) -> None
     assert error.value.code == "match_in_progress"
 
 
+async def test_while_the_host_is_away_a_seated_player_may_start(manager: RoomManager) -> None:
+    room = await manager.create(
+        HOST, "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+    )
+    await room.sit(GUEST, "Guest", 2)
+    host, guest = Inbox(HOST), Inbox(GUEST)
+    await room.connect(host, None)
+    await room.connect(guest, None)
+    assert room.summary()["host_here"]
+    with pytest.raises(RoomError) as error:
+        await room.set_bot(GUEST, 1, True)
+    assert error.value.code == "not_host"  # the host is here: only the host
+    await room.disconnect(host)
+    away = await guest.wait(lambda f: f["t"] == "room" and not f["d"]["host_here"])
+    assert away["d"]["seats"][0]["connected"] is False
+    with pytest.raises(RoomError) as error:
+        await room.set_bot("passer-by", 1, True)
+    assert error.value.code == "not_host"  # nor anyone who has no seat
+    await room.set_bot(GUEST, 1, True)
+    await room.begin(GUEST, fill_with_bots=True)
+    assert room.status == PLAYING and room.seats[0].player_id == HOST
+
+
+async def test_a_watching_host_coming_and_going_is_announced(manager: RoomManager) -> None:
+    room = await manager.create(
+        HOST,
+        "Host",
+        {"preset": "french"},
+        target=None,
+        public=False,
+        turn_seconds=0,
+        host_seat=None,
+    )
+    await room.sit(GUEST, "Guest", 1)
+    guest, host = Inbox(GUEST), Inbox(HOST)
+    await room.connect(guest, None)
+    assert not guest.frames[0]["d"]["room"]["host_here"]
+    await room.connect(host, None)
+    await guest.wait(lambda f: f["t"] == "room" and f["d"]["host_here"])
+    await room.disconnect(host)
+    await guest.wait(lambda f: f["t"] == "room" and not f["d"]["host_here"])
+
+
 async def test_chat_reaches_everyone(manager: RoomManager) -> None:
     room = await bot_room(manager)
     watcher = Inbox(None)
