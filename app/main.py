@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, matches, players, rooms
 from app.api.headers import ClientSecurityHeaders
+from app.api.metrics import metrics_router
 from app.api.services import Services
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
@@ -26,7 +27,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.settings import Settings
 from app.transport.ratelimit import PerAddressLimiter
-from app.transport.ws import WireLimits, websocket_router
+from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         PerAddressLimiter(settings.create_per_second, settings.create_burst),
     )
     errors.install(app)
+    wire_stats = WireStats()
     app.add_middleware(ClientSecurityHeaders)
     app.include_router(players.router)
     app.include_router(rooms.router)
@@ -90,8 +92,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 rate_burst=settings.rate_burst,
                 outbox_limit=settings.outbox_limit,
             ),
+            wire_stats,
         )
     )
+    if settings.metrics:
+        app.include_router(metrics_router(manager, store.stats, wire_stats))
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> dict[str, str]:

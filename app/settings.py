@@ -80,6 +80,9 @@ class Settings(BaseSettings):
         description="A room nobody is connected to or acting in for this long is dropped from "
         "memory; it stays stored and is loaded again when someone opens it.",
     )
+    metrics: bool = Field(
+        default=True, description="Serve GET /metrics (Prometheus text format) for operators."
+    )
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(default=50, ge=0)
 

@@ -25,7 +25,7 @@ HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),  # an invite link's code must not leak onwards
 ]
-NOT_CLIENT = ("/api/", "/docs", "/redoc", "/openapi.json", "/healthz")
+NOT_CLIENT = ("/api/", "/docs", "/redoc", "/openapi.json", "/healthz", "/metrics")
 
 
 class ClientSecurityHeaders:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -64,6 +65,16 @@ _BUMP_VERSION = (
 
 
 @dataclass(slots=True)
+class StoreStats:
+    """What the writer has done, for ``/metrics``; updated once per group, not per action."""
+
+    groups: int = 0
+    batches: int = 0
+    failed_batches: int = 0
+    commit_seconds: float = 0.0
+
+
+@dataclass(slots=True)
 class _Batch:
     code: str
     version: int
@@ -107,6 +118,7 @@ class SqlStore:
         # Room ids and deal ids do not change once written: cache them to save a query per write.
         self._room_ids: dict[str, int] = {}
         self._deal_ids: dict[tuple[str, int], int] = {}
+        self.stats = StoreStats()
 
     def start(self) -> None:
         self._writer = asyncio.create_task(self._write_loop(), name="db-writer")
@@ -131,8 +143,12 @@ class SqlStore:
             batches = [await self._queue.get()]
             while not self._queue.empty():
                 batches.append(self._queue.get_nowait())
+            began = time.perf_counter()
             try:
                 await self._write(batches)
+                self.stats.groups += 1
+                self.stats.batches += len(batches)
+                self.stats.commit_seconds += time.perf_counter() - began
             except Exception:
                 # One bad batch must not fail the others: retry them one by one.
                 log.exception("group commit of %d batches failed; retrying singly", len(batches))
@@ -142,6 +158,7 @@ class SqlStore:
                         await self._write([batch])
                     except Exception as error:
                         self._deal_ids.clear()
+                        self.stats.failed_batches += 1
                         if not batch.done.done():
                             batch.done.set_exception(error)
             for batch in batches:

@@ -174,6 +174,15 @@ class RoomManager:
             log.info("put %d idle rooms away; %d stay in memory", len(idle), len(self._rooms))
         return idle
 
+    def census(self) -> tuple[dict[str, int], int]:
+        """Rooms in memory by status, and the connections to them (for ``/metrics``)."""
+        rooms: dict[str, int] = {}
+        connections = 0
+        for room in self._rooms.values():
+            rooms[room.status] = rooms.get(room.status, 0) + 1
+            connections += room.subscriber_count
+        return rooms, connections
+
     def __contains__(self, code: str) -> bool:
         """Whether the room is in memory now (it may still exist in storage)."""
         return code in self._rooms

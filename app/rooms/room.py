@@ -268,6 +268,10 @@ class Room:
 
     # ---- reading (safe outside the actor: it only reads) ----------------------------------
 
+    @property
+    def subscriber_count(self) -> int:
+        return len(self._subscribers)
+
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
             return None

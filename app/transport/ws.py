@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -40,6 +41,15 @@ class _Close:
 
     code: int
     reason: str
+
+
+@dataclass(slots=True)
+class WireStats:
+    """What the WebSocket endpoint has seen, for ``/metrics``."""
+
+    connections: int = 0
+    frames: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +102,7 @@ class Connection:
 
 
 def websocket_router(
-    manager: RoomManager, players: PlayerDirectory, limits: WireLimits
+    manager: RoomManager, players: PlayerDirectory, limits: WireLimits, stats: WireStats
 ) -> APIRouter:
     router = APIRouter()
 
@@ -115,9 +125,10 @@ def websocket_router(
             )
             await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
             return
+        stats.connections += 1
         connection = Connection(websocket, limits.outbox_limit)
         writer = asyncio.create_task(connection.write_loop())
-        session = _Session(room, connection, players, limits)
+        session = _Session(room, connection, players, limits, stats)
         try:
             await session.read_loop(websocket)
         except WebSocketDisconnect:
@@ -140,9 +151,15 @@ class _Session:
     """The reading side of one connection: turns frames into room commands."""
 
     def __init__(
-        self, room: Room, connection: Connection, players: PlayerDirectory, limits: WireLimits
+        self,
+        room: Room,
+        connection: Connection,
+        players: PlayerDirectory,
+        limits: WireLimits,
+        stats: WireStats,
     ) -> None:
         self.room = room
+        self.stats = stats
         self.connection = connection
         self.players = players
         self.limits = limits
@@ -155,6 +172,7 @@ class _Session:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            self.stats.frames += 1
             if not self.bucket.take():
                 if not self.limited:
                     self.limited = True
@@ -185,6 +203,7 @@ class _Session:
     def _error(
         self, command_id: s.CommandId | None, code: str, message: str, rule: str | None = None
     ) -> None:
+        self.stats.refusals[code] += 1
         data: dict[str, Any] = {"id": command_id, "code": code, "message": message}
         if rule is not None:
             data["rule"] = rule

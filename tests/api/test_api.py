@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from app.db import models as m
 from app.db.engine import make_engine
 from app.settings import Settings
-from tests.conftest import new_guest, serve
+from tests.conftest import Server, new_guest, serve, ws_client
 
 
 async def test_health_and_openapi(http: httpx.AsyncClient) -> None:
@@ -150,3 +150,35 @@ async def test_the_client_s_pages_carry_a_content_security_policy(http: httpx.As
         assert response.headers["referrer-policy"] == "no-referrer"
     for path in ("/api/rules", "/docs", "/healthz"):  # the API, and Swagger UI from its CDN
         assert "content-security-policy" not in (await http.get(path)).headers, path
+
+
+def sample(text: str, name: str) -> float:
+    """One sample's value from a Prometheus text page."""
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    raise AssertionError(f"{name} not in /metrics")
+
+
+async def test_metrics_tell_an_operator_what_the_server_holds(
+    server: Server, http: httpx.AsyncClient
+) -> None:
+    host = await new_guest(http, "Host")
+    created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+    code = created.json()["room"]["code"]
+    await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+    async with ws_client(server, code, host.token) as client:
+        await client.ws.send("{not json")
+        assert (await client.until("error"))["d"]["code"] == "bad_json"
+        page = await http.get("/metrics")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/plain")
+        text = page.text
+        assert sample(text, 'belote_rooms{status="playing"}') == 1
+        assert sample(text, "belote_connections") == 1
+        assert sample(text, 'belote_refusals_total{code="bad_json"}') == 1
+        assert sample(text, "belote_ws_frames_total") == 2  # the hello and the bad frame
+        assert sample(text, "belote_store_groups_total") >= 1
+        assert sample(text, "process_resident_memory_bytes") > 0
+    off = server.settings.model_copy(update={"metrics": False})
+    async with serve(off) as quiet, httpx.AsyncClient(base_url=quiet.url) as other:
+        assert (await other.get("/metrics")).status_code == 404
