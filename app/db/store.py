@@ -18,7 +18,19 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Insert,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.db import models as m
@@ -393,11 +405,15 @@ class SqlStore:
             ),
         )
 
-    async def active_room_codes(self) -> Sequence[str]:
-        async with self._sessions() as session:
-            rows = await session.scalars(
-                select(m.Room.code).where(m.Room.status.in_(ACTIVE_STATUSES)).order_by(m.Room.id)
+    async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
+        wanted: ColumnElement[bool] = m.Room.status.in_(ACTIVE_STATUSES)
+        if waiting_since is not None:
+            wanted = or_(
+                m.Room.status == "playing",
+                and_(m.Room.status == "waiting", m.Room.updated_at >= waiting_since),
             )
+        async with self._sessions() as session:
+            rows = await session.scalars(select(m.Room.code).where(wanted).order_by(m.Room.id))
             return list(rows)
 
 

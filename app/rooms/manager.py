@@ -10,6 +10,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.bots import LEVELS, make_bot
@@ -126,8 +127,11 @@ class RoomManager:
         return room
 
     async def restore_all(self) -> int:
-        """Bring back every room that was waiting or playing; returns how many."""
-        codes = await self._store.active_room_codes()
+        """Bring back every room that was being played, and the rooms waiting for players that
+        someone used within ``idle_seconds``; returns how many. Older waiting rooms stay in
+        storage until someone opens them: years of abandoned rooms must not slow a start."""
+        since = datetime.now(UTC) - timedelta(seconds=self._idle_seconds)
+        codes = await self._store.active_room_codes(waiting_since=since)
         for code in codes:
             try:
                 await self.get(code)

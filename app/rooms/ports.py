@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from app.rules import Action, SeatView
@@ -199,8 +200,9 @@ class Store(Protocol):
         """The stored room with this invite code, or None."""
         ...
 
-    async def active_room_codes(self) -> Sequence[str]:
-        """Rooms that were waiting or playing when the server stopped."""
+    async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
+        """Rooms that were playing when the server stopped, and those waiting for players that
+        changed at ``waiting_since`` or later (all of them when it is None)."""
         ...
 
 

@@ -6,9 +6,10 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
@@ -134,6 +135,36 @@ async def test_an_idle_room_is_put_away_and_loaded_again_at_the_same_card(
         if legal:  # and play goes on
             await again.act("host", None, again.version, legal[0])
             assert again.match.deal is None or len(again.match.deal.actions) == len(before[3]) + 1
+
+
+async def test_a_start_restores_played_and_recent_rooms_and_leaves_old_waiting_ones(
+    database_url: str,
+) -> None:
+    await add_player(database_url, "host")
+    async with running(database_url) as (manager, _store):
+        played, _inbox = await host_and_bots_mid_deal(manager)
+        rooms = [
+            await manager.create(
+                "host", "Host", {"preset": "french"}, target=None, public=True, turn_seconds=0
+            )
+            for _ in range(2)
+        ]
+    old, recent = (room.config.code for room in rooms)
+    engine = make_engine(database_url)
+    async with engine.begin() as connection:  # nobody has touched these two for two days
+        long_ago = datetime.now(UTC) - timedelta(days=2)
+        await connection.execute(
+            update(m.Room)
+            .where(m.Room.code.in_([old, played.config.code]))
+            .values(updated_at=long_ago)
+        )
+    await engine.dispose()
+
+    async with running(database_url) as (manager, _store):
+        assert await manager.restore_all() == 2
+        assert played.config.code in manager and recent in manager and old not in manager
+        again = await manager.get(old)  # still there for whoever opens its link
+        assert again is not None and again.status == "waiting" and old in manager
 
 
 async def test_group_commit_writes_every_room_s_batch(database_url: str) -> None:

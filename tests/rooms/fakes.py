@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from app.rooms.ports import Op, StoredRoom
@@ -25,7 +26,7 @@ class MemoryStore:
     async def load_room(self, code: str) -> StoredRoom | None:
         return None
 
-    async def active_room_codes(self) -> Sequence[str]:
+    async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         return []
 
     def ops(self, kind: type) -> list[Any]:
