@@ -7,6 +7,7 @@ before the first request is served.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +26,7 @@ from app.db.players import Players
 from app.db.store import SqlStore
 from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
+from app.rooms.thinking import BotPool
 from app.settings import Settings
 from app.transport.ratelimit import PerAddressLimiter
 from app.transport.ws import WireLimits, WireStats, websocket_router
@@ -37,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     store = SqlStore(engine, chat_history=settings.chat_history)
+    bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
     manager = RoomManager(
         store,
         RoomTimings(
@@ -47,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             chat_max_chars=settings.chat_max_chars,
             chat_history=settings.chat_history,
         ),
+        policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,
     )
     player_repo = Players(sessions)
@@ -60,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await manager.close()
+            bots.close()
             await store.close()
             await engine.dispose()
 

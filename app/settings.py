@@ -44,6 +44,12 @@ class Settings(BaseSettings):
         ge=0,
         description="Pause before a bot acts, so that people can follow the table.",
     )
+    bot_processes: int = Field(
+        default=0,
+        ge=0,
+        description="Worker processes in which strong bots think; 0 = one fewer than the CPUs, "
+        "at least one.",
+    )
     deal_pause_seconds: float = Field(
         default=0.0, ge=0, description="Pause between the end of a deal and the next one."
     )

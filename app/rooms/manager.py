@@ -13,10 +13,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.bots import LEVELS, make_bot
+from app.bots import LEVELS
 from app.rooms.errors import RoomError
 from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
 from app.rooms.room import FINISHED, SEATS, Room, RoomTimings
+from app.rooms.thinking import InlineBot
 from app.rules import Ruleset
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,10 @@ def new_code() -> str:
 
 
 def bot_for(level: str) -> BotPolicy:
-    """A bot of ``level`` with its own generator: rooms never share a bot's randomness."""
-    return make_bot(level, random.Random(secrets.randbits(64)))
+    """A bot of ``level`` with its own generator (rooms never share a bot's randomness), deciding
+    in the event loop; the server passes ``BotPool.policy`` instead, which sends strong bots to
+    worker processes."""
+    return InlineBot(level, random.Random(secrets.randbits(64)))
 
 
 class RoomManager:

@@ -220,8 +220,9 @@ class Subscriber(Protocol):
 
 
 class BotPolicy(Protocol):
-    """Chooses a bot's action from what its seat may see and the legal actions."""
+    """Chooses a bot's action from what its seat may see and the legal actions (awaitable:
+    it may think in another process, ``app.rooms.thinking``)."""
 
-    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+    async def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``."""
         ...

@@ -680,11 +680,9 @@ class Room:
         if expected.turn is None:
             return
         seat = expected.turn
-        # A strong bot searches for tens of milliseconds: think in a worker thread so that the
-        # other rooms' actors keep running. This room waits; its state cannot change meanwhile.
-        action = await asyncio.to_thread(
-            self._policy.choose, view(expected, seat), legal_actions(expected)
-        )
+        # A strong bot thinks in another process (app.rooms.thinking) while the other rooms
+        # go on. This room waits: its state cannot change meanwhile.
+        action = await self._policy.choose(view(expected, seat), legal_actions(expected))
         await self._apply(action, auto=True)
 
     def _turn_info(self) -> dict[str, Any] | None:

@@ -7,6 +7,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
@@ -45,7 +46,8 @@ async def add_player(url: str, player_id: str) -> None:
 
 
 async def host_and_bots_mid_deal(manager: RoomManager) -> tuple[Room, Inbox]:
-    """A room of the host and three random bots, a few tricks into its first deal."""
+    """A room of the host and three random bots, a few tricks into its first deal, with the
+    host to act (so that nothing moves until the host does: there is no turn timer)."""
     room = await manager.create(
         "host",
         "Host",
@@ -60,15 +62,20 @@ async def host_and_bots_mid_deal(manager: RoomManager) -> tuple[Room, Inbox]:
     await room.connect(inbox, None)
     await room.say("host", "Host", None, "hello")
     await room.begin("host", fill_with_bots=False)
-    # Play as the host until a few tricks are down (the bots answer at once).
-    while room.match is None or room.match.deal is None or len(room.match.deal.tricks) < 3:
-        frame = await inbox.wait(
+
+    async def host_to_act() -> dict[str, Any]:
+        return await inbox.wait(
             lambda f: (
                 bool(f.get("d", {}).get("deal") and f["d"]["deal"]["legal"])
                 and f["v"] == room.game_version
             )
         )
+
+    # Play as the host until a few tricks are down (the bots answer at once).
+    while room.match is None or room.match.deal is None or len(room.match.deal.tricks) < 3:
+        frame = await host_to_act()
         await room.act("host", None, room.version, frame["d"]["deal"]["legal"][-1])
+    await host_to_act()
     return room, inbox
 
 

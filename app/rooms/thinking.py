@@ -1,0 +1,91 @@
+"""Where bots think: cheap levels in the event loop, the strong level in worker processes.
+
+A strong bot searches for tens to hundreds of milliseconds a move. In a thread of the server's
+process it held the GIL all that time, and every other room and connection waited: with twenty
+rooms of strong bots on a 2-core machine ``/healthz`` took 56 ms at the median and 250 ms at p99
+(3 ms with basic bots). In a worker process it only takes a core. The random and basic levels
+decide in well under a millisecond, less than the trip to another process would cost.
+
+A worker gets the seat's view, the legal actions and a seed drawn from the room's bot's own
+generator, so a room's bots stay reproducible for a given seed whichever process thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import secrets
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from app.bots import BasicBot, make_bot
+from app.rooms.ports import BotPolicy
+from app.rules import Action, SeatView
+
+log = logging.getLogger(__name__)
+
+POOLED_LEVELS = frozenset({"strong"})
+
+
+class InlineBot:
+    """A bot that decides in the caller's event loop."""
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        self._bot = make_bot(level, rng)
+
+    async def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        return self._bot.choose(seat_view, legal)
+
+
+def _think(level: str, seed: int, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+    """In a worker process: one decision of a fresh bot seeded for it."""
+    return make_bot(level, random.Random(seed)).choose(seat_view, legal)
+
+
+class BotPool:
+    """Worker processes for the levels that search; started on the first move that needs one."""
+
+    def __init__(self, processes: int) -> None:
+        self._processes = processes
+        self._executor: ProcessPoolExecutor | None = None
+
+    def policy(self, level: str) -> BotPolicy:
+        """A room's bot of ``level``, with a generator of its own."""
+        rng = random.Random(secrets.randbits(64))
+        if level in POOLED_LEVELS:
+            return _PooledBot(self, level, rng)
+        return InlineBot(level, rng)
+
+    async def think(
+        self, level: str, seed: int, seat_view: SeatView, legal: Sequence[Action]
+    ) -> Action:
+        if self._executor is None:
+            # spawn: a fork of a process with threads (the SQLite writer, the loop's) is unsafe
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self._processes, mp_context=context)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _think, level, seed, seat_view, legal)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+class _PooledBot:
+    def __init__(self, pool: BotPool, level: str, rng: random.Random) -> None:
+        self._pool = pool
+        self._level = level
+        self._rng = rng
+
+    async def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        try:
+            return await self._pool.think(
+                self._level, self._rng.getrandbits(64), seat_view, tuple(legal)
+            )
+        except Exception:
+            # A worker that died must not stall the table: this move is the basic bot's.
+            log.exception("a %s bot's worker failed; playing the basic move", self._level)
+            return BasicBot().choose(seat_view, legal)
