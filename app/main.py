@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await manager.close()
-            bots.close()
+            await bots.close()
             await store.close()
             await engine.dispose()
 

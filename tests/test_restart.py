@@ -100,3 +100,51 @@ async def test_a_killed_server_restores_every_room_at_the_same_card(database_url
                 legal = snapshot["d"]["deal"]["legal"]
                 reply = await client.reply(await client.send("act", legal[0], v=snapshot["v"]))
                 assert reply["t"] == "ack"
+
+
+def children_of(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_strong_bots_workers_leave_with_a_killed_server(database_url: str) -> None:
+    """Strong bots think in worker processes; a server killed with SIGKILL runs no clean-up,
+    and its workers must not linger (each would hold a process and its memory forever)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with server_process(database_url, port) as process:
+        await wait_healthy(url, process)
+        async with httpx.AsyncClient(base_url=url) as http:
+            host = await new_guest(http, "Watcher")
+            body = {"bots": [0, 1, 2, 3], "seat": None, "bot_level": "strong"}
+            room = await http.post("/api/rooms", json=body, headers=host.auth)
+            code = room.json()["room"]["code"]
+            await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+        workers: set[int] = set()
+        async with asyncio.timeout(30):
+            while not workers:  # the first strong move starts the pool
+                workers = children_of(process.pid)
+                await asyncio.sleep(0.1)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    async with asyncio.timeout(15):
+        while any(alive(pid) for pid in workers):
+            await asyncio.sleep(0.2)

@@ -15,8 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -37,6 +40,18 @@ class InlineBot:
 
     async def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
         return self._bot.choose(seat_view, legal)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker process: leave as soon as the server is gone, however it went (SIGKILL
+    included, which runs no clean-up in the server), instead of waiting for work forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _think(level: str, seed: int, seat_view: SeatView, legal: Sequence[Action]) -> Action:
@@ -64,14 +79,20 @@ class BotPool:
         if self._executor is None:
             # spawn: a fork of a process with threads (the SQLite writer, the loop's) is unsafe
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self._processes, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self._processes,
+                mp_context=context,
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _think, level, seed, seat_view, legal)
 
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+    async def close(self) -> None:
+        """Stop the workers and wait for them (a move being thought out is finished first)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
 class _PooledBot:

@@ -38,7 +38,7 @@ async def test_a_strong_bot_thinks_in_a_worker_process(preset: str) -> None:
         action = await policy.choose(view(state, state.turn), legal)
         assert action in legal
     finally:
-        pool.close()
+        await pool.close()
 
 
 async def test_cheap_levels_decide_inline() -> None:
