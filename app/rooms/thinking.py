@@ -7,7 +7,9 @@ rooms of strong bots on a 2-core machine ``/healthz`` took 56 ms at the median a
 decide in well under a millisecond, less than the trip to another process would cost.
 
 A worker gets the seat's view, the legal actions and a seed drawn from the room's bot's own
-generator, so a room's bots stay reproducible for a given seed whichever process thinks.
+generator, so a room's bots stay reproducible for a given seed whichever process thinks. Where
+no process can be started (no ``/dev/shm``, say) strong bots think in a thread, as they used
+to; a worker that dies costs one move, which the basic bot plays.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from app.bots import BasicBot, make_bot
 from app.rooms.ports import BotPolicy
@@ -65,6 +68,7 @@ class BotPool:
     def __init__(self, processes: int) -> None:
         self._processes = processes
         self._executor: ProcessPoolExecutor | None = None
+        self._no_processes = False  # this system cannot start them: think in a thread instead
 
     def policy(self, level: str) -> BotPolicy:
         """A room's bot of ``level``, with a generator of its own."""
@@ -76,17 +80,28 @@ class BotPool:
     async def think(
         self, level: str, seed: int, seat_view: SeatView, legal: Sequence[Action]
     ) -> Action:
+        if self._executor is None and not self._no_processes:
+            try:
+                # spawn: a fork of a process with threads (the SQLite writer...) is unsafe
+                self._executor = ProcessPoolExecutor(
+                    self._processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with_parent,
+                    initargs=(os.getpid(),),
+                )
+            except OSError:  # e.g. no /dev/shm for its locks
+                log.warning(
+                    "cannot start bot processes; strong bots think in a thread", exc_info=True
+                )
+                self._no_processes = True
         if self._executor is None:
-            # spawn: a fork of a process with threads (the SQLite writer, the loop's) is unsafe
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                self._processes,
-                mp_context=context,
-                initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
-            )
+            return await asyncio.to_thread(_think, level, seed, seat_view, legal)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _think, level, seed, seat_view, legal)
+        try:
+            return await loop.run_in_executor(self._executor, _think, level, seed, seat_view, legal)
+        except BrokenProcessPool:
+            self._executor = None  # a worker died: the next move starts a fresh pool
+            raise
 
     async def close(self) -> None:
         """Stop the workers and wait for them (a move being thought out is finished first)."""

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.bots import BasicBot
+from app.rooms import thinking
 from app.rooms.thinking import BotPool, InlineBot
 from app.rules import Phase, Ruleset, apply, legal_actions, new_deal, view
 from app.rules.deck import full_deck
@@ -58,3 +59,20 @@ async def test_a_failed_worker_gives_the_basic_move(monkeypatch: pytest.MonkeyPa
     seat_view, legal = view(state, state.turn), legal_actions(state)
     action = await pool.policy("strong").choose(seat_view, legal)
     assert action == BasicBot().choose(seat_view, legal)
+
+
+async def test_without_worker_processes_strong_bots_think_in_a_thread(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def no_processes(*_: Any, **__: Any) -> Any:
+        raise PermissionError(13, "Permission denied")  # what a missing /dev/shm gives
+
+    monkeypatch.setattr(thinking, "ProcessPoolExecutor", no_processes)
+    state = a_deal_in_play("french", 3)
+    pool = BotPool(1)
+    policy = pool.policy("strong")
+    legal = legal_actions(state)
+    for _ in range(2):
+        assert await policy.choose(view(state, state.turn), legal) in legal
+    warnings = [r for r in caplog.records if "cannot start bot processes" in r.getMessage()]
+    assert len(warnings) == 1  # said once, not at every move
