@@ -22,6 +22,7 @@ from app.api.metrics import metrics_router
 from app.api.services import Services
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
+from app.db.lease import make_lease
 from app.db.players import Players
 from app.db.store import SqlStore
 from app.rooms.manager import RoomManager
@@ -55,17 +56,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     player_repo = Players(sessions)
 
+    lease = make_lease(engine)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store.start()
-        await manager.restore_all()
-        manager.start_sweeping()
+        await lease.acquire(settings.lease_wait_seconds)
         try:
+            store.start()
+            await manager.restore_all()
+            manager.start_sweeping()
             yield
         finally:
             await manager.close()
             await bots.close()
             await store.close()
+            await lease.release()
             await engine.dispose()
 
     app = FastAPI(

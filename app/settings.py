@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     event_backlog: int = Field(
         default=256, ge=1, description="Events kept per room for reconnecting clients."
     )
+    lease_wait_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="How long a starting server waits for another one on the same database to "
+        "stop before it gives up (app/db/lease.py).",
+    )
     room_idle_seconds: float = Field(
         default=600.0,
         gt=0,

@@ -148,3 +148,22 @@ async def test_strong_bots_workers_leave_with_a_killed_server(database_url: str)
     async with asyncio.timeout(15):
         while any(alive(pid) for pid in workers):
             await asyncio.sleep(0.2)
+
+
+async def test_a_second_server_on_the_same_database_refuses_to_start(database_url: str) -> None:
+    """Rooms live in one process's memory: two servers on one database would both play them."""
+    port, other_port = free_port(), free_port()
+    with server_process(database_url, port) as first:
+        await wait_healthy(f"http://127.0.0.1:{port}", first)
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "BELOTE_PORT": str(other_port),
+            "BELOTE_LEASE_WAIT_SECONDS": "1",
+        }
+        second = subprocess.run(
+            [sys.executable, "-m", "app"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert second.returncode != 0
+        assert "Another server is using" in second.stderr
+        assert first.poll() is None  # the first one goes on

@@ -179,6 +179,9 @@ async def test_metrics_tell_an_operator_what_the_server_holds(
         assert sample(text, "belote_ws_frames_total") == 2  # the hello and the bad frame
         assert sample(text, "belote_store_groups_total") >= 1
         assert sample(text, "process_resident_memory_bytes") > 0
-    off = server.settings.model_copy(update={"metrics": False})
-    async with serve(off) as quiet, httpx.AsyncClient(base_url=quiet.url) as other:
-        assert (await other.get("/metrics")).status_code == 404
+
+
+async def test_metrics_can_be_turned_off(settings: Settings) -> None:
+    off = settings.model_copy(update={"metrics": False})
+    async with serve(off) as quiet, httpx.AsyncClient(base_url=quiet.url) as http:
+        assert (await http.get("/metrics")).status_code == 404
