@@ -55,3 +55,22 @@ def test_the_client_has_words_for_every_error_code_in_every_language() -> None:
         if len(re.findall(rf"^\s+err_{code}:", i18n, re.MULTILINE)) != languages
     )
     assert short == []
+
+
+def test_every_message_type_is_in_the_protocol_document() -> None:
+    from app.transport.schemas import DATA_MODELS
+
+    protocol = (ROOT / "docs" / "protocol.md").read_text()
+    sent = set()
+    for path in (ROOT / "app").rglob("*.py"):
+        text = path.read_text()
+        sent.update(re.findall(r'Event\(\s*0,\s*"([a-z_]+)"', text))
+        sent.update(re.findall(r'"t": "([a-z_]+)"', text))
+        sent.update(re.findall(r'reply\("([a-z_]+)"', text))
+    assert {"snapshot", "action", "ack", "error"} <= sent  # the reader reads
+    missing = sorted(
+        t
+        for t in sent | set(DATA_MODELS)
+        if f"`{t}`" not in protocol and not re.search(rf'"t": ?"{t}"', protocol)
+    )
+    assert missing == []
