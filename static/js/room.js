@@ -238,6 +238,8 @@ export function showRoom(app, code) {
   }
 
   function onHelloFailed(error) {
+    // The room was being put away as we arrived: the server closes (1012) and we reconnect.
+    if (error && error.code === "room_closed") return;
     showError(error);
     if (error && error.code === "bad_token") {
       // The server does not know this guest (e.g. a fresh database): choose a name again.
