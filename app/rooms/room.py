@@ -576,9 +576,20 @@ class Room:
         if self.status != FINISHED:
             raise RoomError("match_in_progress", "A rematch is offered when the match is over.")
         self.rematch_votes.add(seat)
-        humans = {i for i, s in enumerate(self.seats) if s.player_id is not None}
-        if humans <= self.rematch_votes:
-            await self._start_match(list(self.seats), [])
+        # Everyone at the table must ask; a player who has gone does not hold the others up
+        # (a stand-in bot plays for them until they come back), and a seat left empty after
+        # the match gets a bot.
+        here = {
+            i for i, s in enumerate(self.seats) if s.player_id is not None and self._connected(i)
+        }
+        if here <= self.rematch_votes:
+            seats = [
+                s if s.player_id is not None or s.bot else SeatRecord(None, "Bot", True)
+                for s in self.seats
+            ]
+            await self._start_match(
+                seats, [SeatsChanged(tuple(seats))] if seats != self.seats else []
+            )
         else:
             await self._commit([], [self._room_event()])
         self._remember(player_id, command_id)

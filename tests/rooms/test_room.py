@@ -13,7 +13,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.ports import ActionTaken, DealStarted
 from app.rooms.room import FINISHED, PLAYING, Room, RoomTimings
 from app.rooms.shuffle import deck_from
-from app.rules import Ruleset
+from app.rules import Ruleset, action_to_dict, legal_actions
 from tests.rooms.fakes import Inbox, MemoryStore
 
 HOST, GUEST = "host", "guest"
@@ -302,6 +302,47 @@ async def test_rematch_starts_a_new_match_when_every_player_asks(manager: RoomMa
     first = room.match.match_id if room.match else None
     await room.rematch(HOST)
     assert room.status == PLAYING and room.match is not None and room.match.match_id != first
+
+
+async def finished_match_of_two(manager: RoomManager) -> tuple[Room, Inbox, Inbox]:
+    """The host (seat 0) and a guest (seat 2) with two bots, their match (to 1 point) over."""
+    room = await manager.create(
+        HOST, "Host", {"preset": "bulgarian"}, target=1, public=False, turn_seconds=0, bots=(1, 3)
+    )
+    await room.sit(GUEST, "Guest", 2)
+    host, guest = Inbox(HOST), Inbox(GUEST)
+    await room.connect(host, None)
+    await room.connect(guest, None)
+    await room.begin(HOST, fill_with_bots=False)
+    players = {0: HOST, 2: GUEST}
+
+    def next_step(f: dict[str, Any]) -> bool:
+        turn = f.get("d", {}).get("turn") or {}
+        return finished(f) or (f.get("v") == room.game_version and turn.get("seat") in players)
+
+    while not finished(frame := await host.wait(next_step)):
+        assert room.match is not None and room.match.deal is not None
+        action = action_to_dict(legal_actions(room.match.deal)[0])
+        await room.act(players[frame["d"]["turn"]["seat"]], None, room.version, action)
+    return room, host, guest
+
+
+async def test_a_player_who_went_away_does_not_hold_up_a_rematch(manager: RoomManager) -> None:
+    room, _host, guest = await finished_match_of_two(manager)
+    await room.rematch(HOST)
+    assert room.status == FINISHED  # the guest is here and has not asked
+    await room.disconnect(guest)
+    await room.rematch(HOST, "again")
+    assert room.status == PLAYING
+    assert room.seats[2].player_id == GUEST  # still theirs: a stand-in plays after the grace
+
+
+async def test_a_seat_left_after_the_match_gets_a_bot_in_the_rematch(manager: RoomManager) -> None:
+    room, _host, _guest = await finished_match_of_two(manager)
+    await room.leave(GUEST)
+    await room.rematch(HOST)
+    assert room.status == PLAYING
+    assert [s.bot for s in room.seats] == [False, True, True, True]
 
 
 async def test_versions_are_gapless_and_a_reconnect_gets_what_it_missed(
