@@ -565,7 +565,8 @@ export function showRoom(app, code) {
       );
     }
     if (me() !== null) {
-      const humans = room.seats.filter((s) => s.player).length;
+      // Only the players still here must ask (the server's rule): count them.
+      const humans = room.seats.filter((s) => s.player && s.connected).length;
       parts.push(h("button", { type: "button", class: "primary", id: "rematch", text: t("rematch"), onclick: () => command("rematch", {}) }));
       if (room.rematch.length) parts.push(h("p", { class: "muted", text: t("rematch_votes", { n: room.rematch.length, m: humans }) }));
     }
