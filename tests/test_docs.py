@@ -74,3 +74,14 @@ def test_every_message_type_is_in_the_protocol_document() -> None:
         if f"`{t}`" not in protocol and not re.search(rf'"t": ?"{t}"', protocol)
     )
     assert missing == []
+
+
+def test_the_client_s_languages_have_the_same_words() -> None:
+    i18n = (ROOT / "static" / "js" / "i18n.js").read_text()
+    tables = re.findall(r"^const (en|fr|bg) = \{\n(.*?)^\};", i18n, re.MULTILINE | re.DOTALL)
+    keys = {
+        name: set(re.findall(r"(?:^|,)\s*([a-z_0-9]+):", body, re.MULTILINE))
+        for name, body in tables
+    }
+    assert set(keys) == {"en", "fr", "bg"} and len(keys["en"]) > 100
+    assert keys["fr"] == keys["en"] and keys["bg"] == keys["en"]
