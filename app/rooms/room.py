@@ -560,13 +560,10 @@ class Room:
         self._check_fresh(player_id, command_id)
         if self.status != WAITING:
             raise RoomError("match_in_progress", "The match has already started.")
-        seats = list(self.seats)
-        empty = [i for i, s in enumerate(seats) if s.player_id is None and not s.bot]
+        empty = [i for i, s in enumerate(self.seats) if s.player_id is None and not s.bot]
         if empty and not fill_with_bots:
             raise RoomError("seats_empty", f"Seats {empty} are empty: seat players or bots.")
-        for i in empty:
-            seats[i] = SeatRecord(None, "Bot", True)
-        await self._start_match(seats, [SeatsChanged(tuple(seats))] if empty else [])
+        await self._start_match()
         self._remember(player_id, command_id)
         return self.version
 
@@ -583,19 +580,19 @@ class Room:
             i for i, s in enumerate(self.seats) if s.player_id is not None and self._connected(i)
         }
         if here <= self.rematch_votes:
-            seats = [
-                s if s.player_id is not None or s.bot else SeatRecord(None, "Bot", True)
-                for s in self.seats
-            ]
-            await self._start_match(
-                seats, [SeatsChanged(tuple(seats))] if seats != self.seats else []
-            )
+            await self._start_match()
         else:
             await self._commit([], [self._room_event()])
         self._remember(player_id, command_id)
         return self.version
 
-    async def _start_match(self, seats: list[SeatRecord], ops: list[Op]) -> None:
+    async def _start_match(self) -> None:
+        """A new match with the seats as they are; a seat nobody holds gets a bot."""
+        seats = [
+            s if s.player_id is not None or s.bot else SeatRecord(None, "Bot", True)
+            for s in self.seats
+        ]
+        ops: list[Op] = [SeatsChanged(tuple(seats))] if seats != self.seats else []
         first_dealer = secrets.randbelow(SEATS)  # BG-1 / FR-1: drawn by the server's RNG
         state = new_match(self.ruleset, first_dealer, self.config.target)
         match = _Match(secrets.token_urlsafe(9), state)
