@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -294,6 +296,41 @@ def measure(
     }
 
 
+@contextmanager
+def running_server(settings: dict[str, str]) -> Iterator[tuple[subprocess.Popen[bytes], str, str]]:
+    """``python -m app`` on a free port and a fresh SQLite file (or ``DATABASE_URL``), with
+    ``settings`` added to its environment; yields the process, its base URL and the database
+    kind, and stops it with SIGTERM."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {
+            **os.environ,
+            "DATABASE_URL": os.environ.get(
+                "DATABASE_URL", f"sqlite+aiosqlite:///{scratch}/load.sqlite3"
+            ),
+            "BELOTE_PORT": str(port),
+            "BELOTE_CREATE_BURST": "1000000",  # thousands of guests and rooms from one address
+            "BELOTE_LOG_LEVEL": "warning",
+            **settings,
+        }
+        server = subprocess.Popen([sys.executable, "-m", "app"], env=env)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if httpx.get(f"{base}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            yield server, base, env["DATABASE_URL"].split(":", 1)[0]
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -310,41 +347,18 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     options = ClientOptions(args.deflate, args.think_ms / 1000)
-    port = free_port()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as scratch:
-        env = {
-            **os.environ,
-            "DATABASE_URL": os.environ.get(
-                "DATABASE_URL", f"sqlite+aiosqlite:///{scratch}/load.sqlite3"
-            ),
-            "BELOTE_PORT": str(port),
-            "BELOTE_BOT_DELAY_SECONDS": "0",
-            "BELOTE_CREATE_BURST": "1000000",  # thousands of guests and rooms from one address
-            "BELOTE_LOG_LEVEL": "warning",
-            "BELOTE_WS_PER_MESSAGE_DEFLATE": str(args.deflate).lower(),
-        }
-        server = subprocess.Popen([sys.executable, "-m", "app"], env=env)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if httpx.get(f"{base}/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
-            result = measure(
-                args.tables, args.seconds, base, args.client_processes, options, server.pid
-            )
-            result["server_peak_rss_mb"] = peak_rss_mb(server.pid)
-            result["database"] = env["DATABASE_URL"].split(":", 1)[0]
-            result["load_avg_1m_before"] = round(load_before, 2)
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
+    settings = {
+        "BELOTE_BOT_DELAY_SECONDS": "0",
+        "BELOTE_WS_PER_MESSAGE_DEFLATE": str(args.deflate).lower(),
+    }
+    with running_server(settings) as (server, base, database):
+        result = measure(
+            args.tables, args.seconds, base, args.client_processes, options, server.pid
+        )
+        result["server_peak_rss_mb"] = peak_rss_mb(server.pid)
+        result["database"] = database
+        result["load_avg_1m_before"] = round(load_before, 2)
     if args.json:
         print(orjson.dumps(result).decode())
     else:

@@ -3,8 +3,9 @@
 A strong bot searches for tens to hundreds of milliseconds a move. In a thread of the server's
 process it held the GIL all that time, and every other room and connection waited: with twenty
 rooms of strong bots on a 2-core machine ``/healthz`` took 56 ms at the median and 250 ms at p99
-(3 ms with basic bots). In a worker process it only takes a core. The random and basic levels
-decide in well under a millisecond, less than the trip to another process would cost.
+(3 ms with basic bots); ``bench.bot_rooms`` measures it. In a worker process it only takes a
+core. The random and basic levels decide in well under a millisecond, less than the trip to
+another process would cost.
 
 A worker gets the seat's view, the legal actions and a seed drawn from the room's bot's own
 generator, so a room's bots stay reproducible for a given seed whichever process thinks. Where
