@@ -172,9 +172,9 @@ def broken_links(path: Path) -> list[str]:
             continue  # http:, https:, mailto: — not ours to check offline
         file_part, _, fragment = target.partition("#")
         linked = (path.parent / file_part).resolve() if file_part else path
-        if not linked.exists():
-            broken.append(target)
-        elif fragment and linked.suffix == ".md" and fragment not in _anchors(linked.read_text()):
+        if not linked.exists() or (
+            fragment and linked.suffix == ".md" and fragment not in _anchors(linked.read_text())
+        ):
             broken.append(target)
     broken.extend(p for p in REPO_PATH.findall(text) if not (ROOT / p).exists())
     return broken
