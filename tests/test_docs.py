@@ -85,3 +85,120 @@ def test_the_client_s_languages_have_the_same_words() -> None:
     }
     assert set(keys) == {"en", "fr", "bg"} and len(keys["en"]) > 100
     assert keys["fr"] == keys["en"] and keys["bg"] == keys["en"]
+
+
+# ---- docs/rules.md: every rule id the code cites can be looked up -------------------------
+
+RULE_ID = re.compile(r"\b(?:C|BG|FR|BGN|BG3|BG2|OB|SUR|KIR|CAN|CRO|TWO)-\d+\b")
+STATED = re.compile(
+    r"^\s*(?:[-*]|#{1,6})\s+\**((?:C|BG|FR|BGN|BG3|BG2|OB|SUR|KIR|CAN|CRO|TWO)-\d+)\b",
+    re.MULTILINE,
+)
+
+
+def cited_rule_ids() -> set[str]:
+    """Every rule id in the server's source: the engine's refusals name them in `rule`, house
+    rules in `GET /api/rules`, and the rooms and bots cite them in docstrings."""
+    found: set[str] = set()
+    for path in (ROOT / "app").rglob("*.py"):
+        found.update(RULE_ID.findall(path.read_text()))
+    return found
+
+
+def missing_rule_ids(rules_text: str, cited: set[str]) -> list[str]:
+    """The cited ids that no heading or bullet of `rules_text` states."""
+    return sorted(cited - set(STATED.findall(rules_text)))
+
+
+def test_the_reader_finds_the_rule_ids() -> None:
+    """Guard against a pattern that passes because it finds nothing."""
+    from app.rules import HOUSE_RULES
+
+    cited = cited_rule_ids()
+    assert {"C-7", "C-9", "BG-5", "BG-9", "BG-19", "FR-3", "FR-6", "FR-7"} <= cited
+    assert {rule.rule for rule in HOUSE_RULES} <= cited
+    assert len(cited) > 40
+
+
+def test_every_rule_id_the_code_cites_is_stated_in_the_rules_document() -> None:
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    assert missing_rule_ids(rules, cited_rule_ids()) == []
+
+
+def test_every_rule_id_the_docs_cite_is_stated_in_the_rules_document() -> None:
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    cited: set[str] = set()
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        cited.update(RULE_ID.findall(path.read_text()))
+    assert missing_rule_ids(rules, cited) == []
+
+
+def test_a_rule_missing_from_the_rules_document_is_noticed() -> None:
+    """The check must fail when a rule's bullet is gone, not only pass when all are there."""
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    without = "\n".join(line for line in rules.splitlines() if "**BG-9**" not in line)
+    assert missing_rule_ids(without, {"BG-9", "BG-10"}) == ["BG-9"]
+    # a mere mention (in a table or in prose) is not a statement of the rule
+    assert missing_rule_ids("| BG-9 | x |\nas BG-9 says\n", {"BG-9"}) == ["BG-9"]
+
+
+# ---- links between documents ------------------------------------------------------------
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+REPO_PATH = re.compile(r"`((?:app|bench|docs|migrations|shared|static|tests)/[^`\s{}…*]*)`")
+
+
+def _anchors(markdown: str) -> set[str]:
+    """The fragment ids GitHub gives a document's headings (`## 3. History (REST)` →
+    `3-history-rest`; repeated headings get `-1`, `-2`, …)."""
+    anchors: set[str] = set()
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*$", markdown, re.MULTILINE):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        unique, n = slug, 0
+        while unique in anchors:
+            n += 1
+            unique = f"{slug}-{n}"
+        anchors.add(unique)
+    return anchors
+
+
+def broken_links(path: Path) -> list[str]:
+    """Links of a Markdown file to files or headings that do not exist, and repository paths
+    written in backquotes that do not exist."""
+    text = path.read_text()
+    broken = []
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue  # http:, https:, mailto: — not ours to check offline
+        file_part, _, fragment = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        if not linked.exists() or (
+            fragment and linked.suffix == ".md" and fragment not in _anchors(linked.read_text())
+        ):
+            broken.append(target)
+    broken.extend(p for p in REPO_PATH.findall(text) if not (ROOT / p).exists())
+    return broken
+
+
+def test_the_link_reader_finds_links() -> None:
+    rules = ROOT / "docs" / "rules.md"
+    assert len(LINK.findall(rules.read_text())) > 10
+    assert "bulgarian-belot--preset-bulgarian" in _anchors(rules.read_text())
+    assert broken_links(rules) == []
+
+
+def test_the_docs_link_only_to_files_and_headings_that_exist() -> None:
+    broken = {
+        str(path.relative_to(ROOT)): found
+        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        if (found := broken_links(path))
+    }
+    assert broken == {}
+
+
+def test_a_broken_link_is_noticed(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Title\n[ok](#title) [gone](nowhere.md) [bad anchor](#nope) `docs/no-such-file.md`\n"
+    )
+    assert broken_links(page) == ["nowhere.md", "#nope", "docs/no-such-file.md"]
