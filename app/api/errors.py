@@ -42,6 +42,7 @@ STATUS = {
 
 # What each documented refusal means, for the OpenAPI page (``responses``).
 MEANING = {
+    400: "`http_error`: the body is not JSON.",
     401: "`not_authenticated` (no Bearer token) or `bad_token` (an unknown one).",
     403: "`not_host` or `not_seated`: the room does not let you do that.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "

@@ -51,7 +51,7 @@ class NewPlayerOut(PlayerOut):
     status_code=201,
     response_model=NewPlayerOut,
     dependencies=[CreationLimit],
-    responses=responses(429),
+    responses=responses(400, 429),
 )
 async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
     """Create a guest. The token is returned once; send it as a Bearer token afterwards."""
@@ -64,7 +64,7 @@ async def me(player: PlayerDep) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
 
 
-@router.patch("/me", response_model=PlayerOut, responses=responses(401))
+@router.patch("/me", response_model=PlayerOut, responses=responses(400, 401))
 async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
     """Change your display name (seats already taken keep the old one until you sit again)."""
     renamed = await services.players.rename(player.id, body.name)

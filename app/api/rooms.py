@@ -97,7 +97,7 @@ async def rules() -> dict[str, Any]:
     status_code=201,
     response_model=VersionOut,
     dependencies=[CreationLimit],
-    responses=responses(401, 429),
+    responses=responses(400, 401, 429),
 )
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:
     """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
@@ -180,7 +180,9 @@ async def remove_bot(
     return _out(room)
 
 
-@router.post("/rooms/{code}/start", response_model=VersionOut, responses=CHANGE)
+@router.post(
+    "/rooms/{code}/start", response_model=VersionOut, responses={**CHANGE, **responses(400)}
+)
 async def start(
     code: RoomCode, player: PlayerDep, services: ServicesDep, body: StartIn | None = None
 ) -> VersionOut:
