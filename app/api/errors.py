@@ -66,6 +66,9 @@ class ErrorOut(BaseModel):
     error: ErrorDetail
 
 
+GENERIC = "The server could not answer; try again later."
+
+
 def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
     return {"error": {"code": code, "message": message}}
 
@@ -103,15 +106,17 @@ class CatchAll:
             log.exception("%s %s failed", scope.get("method"), scope.get("path"))
             if started:  # too late for an error body: the client sees the connection end
                 raise
-            body = error_body("server_error", "The server could not answer; try again later.")
-            await JSONResponse(body, 500)(scope, receive, send)
+            await JSONResponse(error_body("server_error", GENERIC), 500)(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:
     app.add_middleware(CatchAll)
 
     @app.exception_handler(RoomError)
-    async def room_error(_request: Request, error: RoomError) -> JSONResponse:
+    async def room_error(request: Request, error: RoomError) -> JSONResponse:
+        if error.code == "server_error":  # its message may quote the database: for the log only
+            log.error("%s %s failed: %s", request.method, request.url.path, error.message)
+            return JSONResponse(error_body("server_error", GENERIC), 500)
         return JSONResponse(error_body(error.code, error.message), STATUS.get(error.code, 409))
 
     @app.exception_handler(RequestValidationError)

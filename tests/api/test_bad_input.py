@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.db.history import History
+from app.rooms.errors import RoomError
 from tests.conftest import new_guest
 
 MALFORMED = [
@@ -44,11 +45,22 @@ async def test_a_malformed_path_parameter_is_a_bad_request(
     assert response.json()["error"]["code"] == "bad_request"
 
 
-async def test_an_unexpected_failure_is_a_generic_json_error_logged_on_the_server(
-    http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+LEAKY = "SELECT deck FROM deals WHERE seed = 'secret'"
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [RuntimeError(LEAKY), RoomError("server_error", f"internal error: {LEAKY}")],
+    ids=["escaped", "room"],
+)
+async def test_a_server_failure_is_a_generic_json_error_logged_on_the_server(
+    http: httpx.AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    failure: Exception,
 ) -> None:
     async def broken(*_args: object) -> None:
-        raise RuntimeError("SELECT deck FROM deals WHERE seed = 'secret'")
+        raise failure
 
     monkeypatch.setattr(History, "match", broken)
     with caplog.at_level(logging.ERROR, logger="app.api.errors"):
@@ -58,5 +70,5 @@ async def test_an_unexpected_failure_is_a_generic_json_error_logged_on_the_serve
     assert response.json()["error"]["code"] == "server_error"
     assert "secret" not in response.text and "SELECT" not in response.text
     logged = [r for r in caplog.records if r.name == "app.api.errors"]
-    assert len(logged) == 1 and logged[0].exc_info is not None
-    assert "GET /api/matches/SomeMatchId1" in logged[0].getMessage()
+    assert len(logged) == 1 and "GET /api/matches/SomeMatchId1" in logged[0].getMessage()
+    assert LEAKY in logged[0].getMessage() or logged[0].exc_info is not None
