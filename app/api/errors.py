@@ -1,17 +1,26 @@
 """One error shape for the whole REST API: ``{"error": {"code", "message"}}``.
 
 Codes are the same stable strings the WebSocket protocol uses, so a client needs one table of
-messages. FastAPI's own validation errors are folded into ``bad_request``.
+messages. FastAPI's own validation errors are folded into ``bad_request``, and anything that
+escapes a route becomes a generic ``server_error``: the traceback goes to the server's log, never
+to the client (it can hold SQL, bound values, a deck).
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rooms.errors import RoomError
+
+log = logging.getLogger(__name__)
 
 STATUS = {
     "not_authenticated": 401,
@@ -31,14 +40,83 @@ STATUS = {
     "room_closed": 503,
 }
 
+# What each documented refusal means, for the OpenAPI page (``responses``).
+MEANING = {
+    400: "`http_error`: the body is not JSON.",
+    401: "`not_authenticated` (no Bearer token) or `bad_token` (an unknown one).",
+    403: "`not_host` or `not_seated`: the room does not let you do that.",
+    404: "Nothing has that code or id, or you may not read it (the same answer: see "
+    "docs/protocol.md, access).",
+    409: "The room's state does not allow it now (`seat_taken`, `match_in_progress`, …).",
+    422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
+    "`bad_seat`.",
+    429: "`rate_limited`: too many new players or rooms from your address; nothing was created.",
+    503: "`room_closed`: the room was being put away; retry.",
+}
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """The body of every REST refusal."""
+
+    error: ErrorDetail
+
+
+GENERIC = "The server could not answer; try again later."
+
 
 def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
     return {"error": {"code": code, "message": message}}
 
 
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` for these refusals, each with the error body's schema."""
+    return {status: {"model": ErrorOut, "description": MEANING[status]} for status in statuses}
+
+
+class CatchAll:
+    """ASGI middleware: an exception that escaped every handler is logged here, with its
+    traceback, and answered with a generic JSON ``server_error``.
+
+    Starlette's own last resort answers plain text and then re-raises, so the server logs the
+    error a second time; this answers the error shape the API promises and logs it once.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            log.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            if started:  # too late for an error body: the client sees the connection end
+                raise
+            await JSONResponse(error_body("server_error", GENERIC), 500)(scope, receive, send)
+
+
 def install(app: FastAPI) -> None:
+    app.add_middleware(CatchAll)
+
     @app.exception_handler(RoomError)
-    async def room_error(_request: Request, error: RoomError) -> JSONResponse:
+    async def room_error(request: Request, error: RoomError) -> JSONResponse:
+        if error.code == "server_error":  # its message may quote the database: for the log only
+            log.error("%s %s failed: %s", request.method, request.url.path, error.message)
+            return JSONResponse(error_body("server_error", GENERIC), 500)
         return JSONResponse(error_body(error.code, error.message), STATUS.get(error.code, 409))
 
     @app.exception_handler(RequestValidationError)

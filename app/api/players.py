@@ -8,10 +8,12 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator
 
-from app.api.services import CreationLimit, PlayerDep, ServicesDep
+from app.api.errors import responses
+from app.api.paths import PlayerId
+from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
 from app.rooms.errors import RoomError
 
-router = APIRouter(prefix="/api/players", tags=["players"])
+router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(422))
 
 NAME_MAX = 32
 
@@ -44,28 +46,38 @@ class NewPlayerOut(PlayerOut):
     token: str = Field(description="Secret: keep it; it identifies you. Shown only once.")
 
 
-@router.post("", status_code=201, response_model=NewPlayerOut, dependencies=[CreationLimit])
+@router.post(
+    "",
+    status_code=201,
+    response_model=NewPlayerOut,
+    dependencies=[CreationLimit],
+    responses=responses(400, 429),
+)
 async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
     """Create a guest. The token is returned once; send it as a Bearer token afterwards."""
     player, token = await services.players.create(body.name)
     return NewPlayerOut(id=player.id, name=player.name, token=token)
 
 
-@router.get("/me", response_model=PlayerOut)
+@router.get("/me", response_model=PlayerOut, responses=responses(401))
 async def me(player: PlayerDep) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
 
 
-@router.patch("/me", response_model=PlayerOut)
+@router.patch("/me", response_model=PlayerOut, responses=responses(400, 401))
 async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
     """Change your display name (seats already taken keep the old one until you sit again)."""
     renamed = await services.players.rename(player.id, body.name)
     return PlayerOut(id=renamed.id, name=renamed.name)
 
 
-@router.get("/{player_id}/matches")
-async def matches(player_id: str, services: ServicesDep) -> list[dict[str, Any]]:
-    """A player's matches, newest first, with their scoresheets."""
+@router.get("/{player_id}/matches", responses=responses(401, 404))
+async def matches(
+    player_id: PlayerId, reader: ReaderDep, services: ServicesDep
+) -> list[dict[str, Any]]:
+    """A player's matches, newest first, with their scoresheets: all of them with the player's
+    own token, otherwise only those the caller may read (public rooms', and private ones the
+    caller played in too)."""
     if await services.players.by_id(player_id) is None:
         raise RoomError("unknown_player", f"No player has the id {player_id!r}.")
-    return await services.history.matches_of(player_id)
+    return await services.history.matches_of(player_id, reader)

@@ -6,17 +6,22 @@ commands sent over the WebSocket; the REST reply carries the room's version afte
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from app.api.errors import responses
+from app.api.paths import RoomCode
 from app.api.services import CreationLimit, PlayerDep, ServicesDep
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS
 
-router = APIRouter(prefix="/api", tags=["rooms"])
+router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(422))
+ROOM_CALL = responses(404, 503)  # every call naming a room by its code
+CHANGE = responses(401, 403, 404, 409, 503)  # every call that changes a room
+PAGE_MAX = 100
 
 
 class RulesIn(BaseModel):
@@ -50,8 +55,15 @@ class VersionOut(BaseModel):
     room: dict[str, Any]
 
 
+class RoomsPage(BaseModel):
+    rooms: list[dict[str, Any]] = Field(description="ROOM summaries, as in `VersionOut.room`.")
+    total: int = Field(description="How many public rooms the whole list holds.")
+    offset: int
+    limit: int
+
+
 async def _room(services: ServicesDep, code: str) -> Room:
-    room = await services.rooms.get(code) if len(code) <= 64 else None
+    room = await services.rooms.get(code)
     if room is None:
         raise RoomError("unknown_room", f"No room has the code {code!r}.")
     return room
@@ -80,7 +92,13 @@ async def rules() -> dict[str, Any]:
     }
 
 
-@router.post("/rooms", status_code=201, response_model=VersionOut, dependencies=[CreationLimit])
+@router.post(
+    "/rooms",
+    status_code=201,
+    response_model=VersionOut,
+    dependencies=[CreationLimit],
+    responses=responses(400, 401, 429),
+)
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:
     """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
     settings = services.settings
@@ -101,53 +119,72 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
     return _out(room)
 
 
-@router.get("/rooms")
-async def public_rooms(services: ServicesDep) -> list[dict[str, Any]]:
-    """Public rooms that are waiting for players or being played."""
-    return [room.summary() for room in services.rooms.public_rooms()]
+@router.get("/rooms", response_model=RoomsPage)
+async def public_rooms(
+    services: ServicesDep,
+    offset: Annotated[int, Query(ge=0, description="How many rooms of the list to skip.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=PAGE_MAX, description="The page's size.")] = 50,
+) -> RoomsPage:
+    """Public rooms waiting for players (first) or being played, the newest first in each;
+    refreshed at most once a second."""
+    rooms = services.rooms.public_rooms(offset, limit)
+    return RoomsPage(
+        rooms=[room.summary() for room in rooms],
+        total=services.rooms.public_count(),
+        offset=offset,
+        limit=limit,
+    )
 
 
-@router.get("/rooms/{code}", response_model=VersionOut)
-async def get_room(code: str, services: ServicesDep) -> VersionOut:
+@router.get("/rooms/{code}", response_model=VersionOut, responses=ROOM_CALL)
+async def get_room(code: RoomCode, services: ServicesDep) -> VersionOut:
     """A room by its invite code (this is how an invite link is joined)."""
     return _out(await _room(services, code))
 
 
-@router.put("/rooms/{code}/seats/{seat}", response_model=VersionOut)
-async def take_seat(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+@router.put("/rooms/{code}/seats/{seat}", response_model=VersionOut, responses=CHANGE)
+async def take_seat(
+    code: RoomCode, seat: int, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
     """Sit in an empty seat, or move to it from your current one (before the match)."""
     room = await _room(services, code)
     await room.sit(player.id, player.name, seat)
     return _out(room)
 
 
-@router.delete("/rooms/{code}/seats/me", response_model=VersionOut)
-async def leave_seat(code: str, player: PlayerDep, services: ServicesDep) -> VersionOut:
+@router.delete("/rooms/{code}/seats/me", response_model=VersionOut, responses=CHANGE)
+async def leave_seat(code: RoomCode, player: PlayerDep, services: ServicesDep) -> VersionOut:
     """Stand up (before the match or after it)."""
     room = await _room(services, code)
     await room.leave(player.id)
     return _out(room)
 
 
-@router.put("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut)
-async def put_bot(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+@router.put("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut, responses=CHANGE)
+async def put_bot(
+    code: RoomCode, seat: int, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
     """Host only: seat a bot in an empty seat."""
     room = await _room(services, code)
     await room.set_bot(player.id, seat, True)
     return _out(room)
 
 
-@router.delete("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut)
-async def remove_bot(code: str, seat: int, player: PlayerDep, services: ServicesDep) -> VersionOut:
+@router.delete("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut, responses=CHANGE)
+async def remove_bot(
+    code: RoomCode, seat: int, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
     """Host only: take a bot out of its seat (before the match)."""
     room = await _room(services, code)
     await room.set_bot(player.id, seat, False)
     return _out(room)
 
 
-@router.post("/rooms/{code}/start", response_model=VersionOut)
+@router.post(
+    "/rooms/{code}/start", response_model=VersionOut, responses={**CHANGE, **responses(400)}
+)
 async def start(
-    code: str, player: PlayerDep, services: ServicesDep, body: StartIn | None = None
+    code: RoomCode, player: PlayerDep, services: ServicesDep, body: StartIn | None = None
 ) -> VersionOut:
     """Host only: start the match (all seats taken, or ``fill_with_bots``)."""
     room = await _room(services, code)

@@ -36,17 +36,39 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 _bearer = HTTPBearer(auto_error=False, description="The secret token from POST /api/players.")
 
 
-async def current_player(
+async def viewer(
     services: ServicesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Player:
-    """The guest whose token is in ``Authorization: Bearer <token>``."""
+) -> Player | None:
+    """The guest whose token is in ``Authorization: Bearer <token>``, or None without one.
+
+    An unknown token is refused rather than read as "nobody": the client should learn that the
+    server forgot it (``bad_token``), and the answer does not depend on what was asked for.
+    """
     if credentials is None:
-        raise RoomError("not_authenticated", "Send your token as 'Authorization: Bearer <token>'.")
+        return None
     player = await services.players.by_token(credentials.credentials)
     if player is None:
         raise RoomError("bad_token", "The token is not known; create a player first.")
     return player
+
+
+ViewerDep = Annotated[Player | None, Depends(viewer)]
+
+
+async def reader(found: ViewerDep) -> str | None:
+    """Who is reading history: the id of the token's player, or None (anonymous)."""
+    return None if found is None else found.id
+
+
+ReaderDep = Annotated[str | None, Depends(reader)]
+
+
+async def current_player(found: ViewerDep) -> Player:
+    """The guest whose token is in ``Authorization: Bearer <token>``; refused without one."""
+    if found is None:
+        raise RoomError("not_authenticated", "Send your token as 'Authorization: Bearer <token>'.")
+    return found
 
 
 PlayerDep = Annotated[Player, Depends(current_player)]

@@ -3,14 +3,21 @@
 Only finished deals ever leave through here: the deck of a deal in progress is the most secret
 thing the server holds. Records are rebuilt by replaying the stored action log through the
 engine, so an export is validated by the same code that validated the play.
+
+Who may read what (docs/protocol.md, "Who may read history"): a public room's matches, anyone; a
+private room's, only the players who sat in them. A private room's code is a capability and a
+match names its room, so a private match is shown to nobody who did not already hold the code.
+A match the reader may not read is answered exactly as a missing one (None), so its existence
+does not leak either.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from app.db import models as m
 from app.rules import (
@@ -32,37 +39,52 @@ def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
+def _readable_by(reader: str | None) -> ColumnElement[bool]:
+    """The matches ``reader`` (a player id; None: anonymous) may read, in a query that joins
+    ``Match`` to its ``Room``: a public room's, or one the reader played in."""
+    public = m.Room.public.is_(True)
+    if reader is None:
+        return public
+    seat = aliased(m.MatchSeat)
+    return or_(public, exists().where(seat.match_id == m.Match.id, seat.player_id == reader))
+
+
 class History:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
 
-    async def matches_of(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        """A player's matches, newest first."""
+    async def matches_of(
+        self, player_id: str, reader: str | None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """A player's matches that ``reader`` may read (all of them for the player), newest
+        first."""
+        query = (
+            select(m.Match, m.MatchSeat.seat, m.Room.code)
+            .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
+            .join(m.Room, m.Room.id == m.Match.room_id)
+            .where(m.MatchSeat.player_id == player_id)
+            .order_by(m.Match.started_at.desc())
+            .limit(limit)
+        )
+        if reader != player_id:
+            query = query.where(_readable_by(reader))
         async with self._sessions() as session:
-            rows = (
-                await session.execute(
-                    select(m.Match, m.MatchSeat.seat, m.Room.code)
-                    .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
-                    .join(m.Room, m.Room.id == m.Match.room_id)
-                    .where(m.MatchSeat.player_id == player_id)
-                    .order_by(m.Match.started_at.desc())
-                    .limit(limit)
-                )
-            ).all()
+            rows = (await session.execute(query)).all()
             seats = await self._seats_of(session, [match.id for match, _, _ in rows])
         return [
             {**self._summary(match, code, seats.get(match.id, [])), "your_seat": seat}
             for match, seat, code in rows
         ]
 
-    async def match(self, match_id: str) -> dict[str, Any] | None:
-        """A match with its scoresheet and the finished deals' results."""
+    async def match(self, match_id: str, reader: str | None) -> dict[str, Any] | None:
+        """A match with its scoresheet and the finished deals' results (None: no such match
+        that ``reader`` may read)."""
         async with self._sessions() as session:
             row = (
                 await session.execute(
                     select(m.Match, m.Room.code)
                     .join(m.Room, m.Room.id == m.Match.room_id)
-                    .where(m.Match.id == match_id)
+                    .where(m.Match.id == match_id, _readable_by(reader))
                 )
             ).first()
             if row is None:
@@ -88,24 +110,32 @@ class History:
             ],
         }
 
-    async def deal_record(self, match_id: str, number: int) -> dict[str, Any] | None:
-        """The record of one finished deal (None: no such finished deal)."""
-        states = await self._finished_deals(match_id, number)
+    async def deal_record(
+        self, match_id: str, number: int, reader: str | None
+    ) -> dict[str, Any] | None:
+        """The record of one finished deal (None: no such finished deal that ``reader`` may
+        read)."""
+        states = await self._finished_deals(match_id, reader, number)
         if not states:
             return None
         (state, extra), *_ = states
         return {**deal_record(state), **extra}
 
-    async def match_record(self, match_id: str) -> dict[str, Any] | None:
-        """The record of a match: its finished deals and the scoresheet they give."""
+    async def match_record(self, match_id: str, reader: str | None) -> dict[str, Any] | None:
+        """The record of a match: its finished deals and the scoresheet they give (None: no
+        such match that ``reader`` may read)."""
         async with self._sessions() as session:
-            match_row = await session.get(m.Match, match_id)
+            match_row = await session.scalar(
+                select(m.Match)
+                .join(m.Room, m.Room.id == m.Match.room_id)
+                .where(m.Match.id == match_id, _readable_by(reader))
+            )
             if match_row is None:
                 return None
             seats = await self._seats_of(session, [match_id])
         ruleset = Ruleset.from_dict(match_row.rules)
         state = new_match(ruleset, match_row.first_dealer, match_row.target)
-        deals = await self._finished_deals(match_id)
+        deals = await self._finished_deals(match_id, reader)
         for deal, _ in deals:
             state = record_deal(state, deal)
         record = match_record(state, [deal for deal, _ in deals])
@@ -115,13 +145,18 @@ class History:
         return {**record, "id": match_id, "seats": seats.get(match_id, [])}
 
     async def _finished_deals(
-        self, match_id: str, number: int | None = None
+        self, match_id: str, reader: str | None, number: int | None = None
     ) -> list[tuple[DealState, dict[str, Any]]]:
         async with self._sessions() as session:
             query = (
                 select(m.Deal, m.Match.rules)
                 .join(m.Match, m.Match.id == m.Deal.match_id)
-                .where(m.Deal.match_id == match_id, m.Deal.finished.is_(True))
+                .join(m.Room, m.Room.id == m.Match.room_id)
+                .where(
+                    m.Deal.match_id == match_id,
+                    m.Deal.finished.is_(True),
+                    _readable_by(reader),
+                )
                 .order_by(m.Deal.number)
             )
             if number is not None:

@@ -16,13 +16,14 @@ from typing import Any
 from app.bots import LEVELS
 from app.rooms.errors import RoomError
 from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
-from app.rooms.room import FINISHED, SEATS, Room, RoomTimings
+from app.rooms.room import FINISHED, SEATS, WAITING, Room, RoomTimings
 from app.rooms.thinking import InlineBot
 from app.rules import Ruleset
 
 log = logging.getLogger(__name__)
 
 CODE_BYTES = 12  # 96 random bits, written as 16 URL-safe characters
+PUBLIC_LIST_SECONDS = 1.0  # how stale the public list may be (status changes show this late)
 
 
 def new_code() -> str:
@@ -37,6 +38,56 @@ def bot_for(level: str) -> BotPolicy:
     return InlineBot(level, random.Random(secrets.randbits(64)))
 
 
+class PublicList:
+    """The public rooms in memory, and the list of the open ones that ``GET /api/rooms`` pages.
+
+    The list is a snapshot, taken again when a public room comes into memory or leaves it and
+    otherwise at most every ``refresh_seconds`` (a room changes its status by itself). A flood of
+    requests therefore costs one pass over the public rooms a second, not one a request, and a
+    request costs the page it returns. Waiting rooms come first (they want players), then rooms
+    being played; the most recently opened first in each.
+    """
+
+    def __init__(
+        self,
+        refresh_seconds: float = PUBLIC_LIST_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._refresh_seconds = refresh_seconds
+        self._clock = clock
+        self._rooms: dict[str, Room] = {}
+        self._snapshot: list[Room] = []
+        self._taken_at: float | None = None  # None: take it again at the next read
+
+    def add(self, room: Room) -> None:
+        if room.config.public:
+            self._rooms[room.config.code] = room
+            self._taken_at = None
+
+    def discard(self, code: str) -> None:
+        if self._rooms.pop(code, None) is not None:
+            self._taken_at = None
+
+    def clear(self) -> None:
+        self._rooms.clear()
+        self._taken_at = None
+
+    def open_rooms(self) -> list[Room]:
+        """The snapshot (not a copy: slice it, do not change it)."""
+        now = self._clock()
+        if self._taken_at is None or now - self._taken_at >= self._refresh_seconds:
+            waiting: list[Room] = []
+            playing: list[Room] = []
+            for room in reversed(self._rooms.values()):
+                if room.status == WAITING:
+                    waiting.append(room)
+                elif room.status != FINISHED:
+                    playing.append(room)
+            self._snapshot = waiting + playing
+            self._taken_at = now
+        return self._snapshot
+
+
 class RoomManager:
     def __init__(
         self,
@@ -44,12 +95,14 @@ class RoomManager:
         timings: RoomTimings,
         policy_factory: Callable[[str], BotPolicy] = bot_for,
         idle_seconds: float = 600.0,
+        public: PublicList | None = None,
     ) -> None:
         self._store = store
         self._timings = timings
         self._policy_factory = policy_factory
         self._idle_seconds = idle_seconds
         self._rooms: dict[str, Room] = {}
+        self._public = PublicList() if public is None else public
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -95,6 +148,7 @@ class RoomManager:
         policy = self._policy_factory(bot_level)
         room = Room(config, self._store, policy, self._timings, seats=seats)
         self._rooms[config.code] = room
+        self._public.add(room)
         room.start()
         return room
 
@@ -126,6 +180,7 @@ class RoomManager:
         policy = self._policy_factory(stored.config.bot_level)
         room = Room.restore(stored, self._store, policy, self._timings)
         self._rooms[code] = room
+        self._public.add(room)
         room.start()
         return room
 
@@ -142,9 +197,14 @@ class RoomManager:
                 log.exception("room %s could not be restored", code)
         return len(codes)
 
-    def public_rooms(self) -> list[Room]:
-        """Public rooms that are open or being played, newest last."""
-        return [r for r in self._rooms.values() if r.config.public and r.status != FINISHED]
+    def public_rooms(self, offset: int = 0, limit: int | None = None) -> list[Room]:
+        """Public rooms waiting or being played (``PublicList``), ``limit`` from ``offset``."""
+        rooms = self._public.open_rooms()
+        return rooms[offset:] if limit is None else rooms[offset : offset + limit]
+
+    def public_count(self) -> int:
+        """How many rooms ``public_rooms`` lists in all."""
+        return len(self._public.open_rooms())
 
     def start_sweeping(self) -> None:
         """Put idle rooms away every so often (see ``evict_idle``)."""
@@ -175,6 +235,7 @@ class RoomManager:
             if room is None or room.idle_for(now) < self._idle_seconds:
                 continue
             del self._rooms[code]
+            self._public.discard(code)
             idle.append(code)
             await room.stop()
         if idle:
@@ -203,3 +264,4 @@ class RoomManager:
         for room in list(self._rooms.values()):
             await room.stop()
         self._rooms.clear()
+        self._public.clear()

@@ -81,7 +81,8 @@ function roomRow(room) {
 
 async function loadRooms(list) {
   try {
-    const rooms = await get("/api/rooms");
+    // The first page (GET /api/rooms is paged: docs/protocol.md §2), waiting rooms first.
+    const { rooms } = await get("/api/rooms?limit=50");
     replace(list, rooms.length ? rooms.map(roomRow) : h("li", { class: "muted", text: t("no_public_rooms") }));
   } catch (error) {
     replace(list, h("li", { class: "muted", text: t("err_network") }));

@@ -58,7 +58,7 @@ async def test_rooms_seats_bots_and_start(http: httpx.AsyncClient) -> None:
     assert unknown.status_code == 422
     code = private.json()["room"]["code"]
     assert len(code) >= 16  # 96 random bits
-    listed = [r["code"] for r in (await http.get("/api/rooms")).json()]
+    listed = [r["code"] for r in (await http.get("/api/rooms")).json()["rooms"]]
     assert public.json()["room"]["code"] in listed and code not in listed
     room = (await http.get(f"/api/rooms/{code}")).json()["room"]
     assert room["target"] == 101 and room["seats"][0]["player"]["id"] == host.id
@@ -98,16 +98,19 @@ async def test_rooms_seats_bots_and_start(http: httpx.AsyncClient) -> None:
         "match_in_progress",
     )
 
-    # History: the match is listed; the deal in progress is not exported.
-    matches = (await http.get(f"/api/players/{guest.id}/matches")).json()
+    # History (the player's, with their token): the match is listed; the deal in progress is
+    # not exported.
+    matches = (await http.get(f"/api/players/{guest.id}/matches", headers=guest.auth)).json()
     assert [m["id"] for m in matches] == [room["match_id"]]
-    detail = (await http.get(f"/api/matches/{room['match_id']}")).json()
+    detail = (await http.get(f"/api/matches/{room['match_id']}", headers=guest.auth)).json()
     assert detail["deals"][0]["finished"] is False and "deck" not in detail["deals"][0]
     await expect(
-        await http.get(f"/api/matches/{room['match_id']}/deals/1/record"), 404, "unknown_deal"
+        await http.get(f"/api/matches/{room['match_id']}/deals/1/record", headers=guest.auth),
+        404,
+        "unknown_deal",
     )
     await expect(await http.get("/api/matches/nope"), 404, "unknown_match")
-    await expect(await http.get("/api/players/nope/matches"), 404, "unknown_player")
+    await expect(await http.get("/api/players/0123456789abcdef/matches"), 404, "unknown_player")
 
 
 async def test_rules_lists_presets_and_house_rules(http: httpx.AsyncClient) -> None:
