@@ -30,7 +30,16 @@ from app.rooms.shuffle import (
     new_seed,
     verify_record,
 )
-from app.rules import Ruleset, deal_record, match_record, new_match, record_deal
+from app.rules import (
+    Bid,
+    Call,
+    Ruleset,
+    apply,
+    deal_record,
+    match_record,
+    new_match,
+    record_deal,
+)
 from tests.rooms.fakes import Inbox, MemoryStore
 
 HOST, GUEST = "host", "guest"
@@ -164,23 +173,55 @@ async def test_entropy_is_refused_for_an_old_commitment_or_without_a_seat(
     assert refused.value.code == "stale"
 
 
-async def test_a_gathered_deal_is_verified_from_its_match_record(
-    manager: RoomManager, store: MemoryStore
-) -> None:
+async def bots_match(**rules: Any) -> dict[str, Any]:
+    """The record of a whole match of four bots, with the shuffle fields the server exports."""
+    store = MemoryStore()
+    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0))
+    try:
+        room = await bots_room(manager, host_seat=None, **rules)
+        inbox = Inbox(None)
+        await room.connect(inbox, None)
+        await room.begin(HOST, fill_with_bots=True)
+        await inbox.wait(lambda f: f["t"] == "room" and f["d"]["status"] == FINISHED, timeout=60)
+        return match_record_of(room, store)
+    finally:
+        await manager.close()
+
+
+def void_then_gathered() -> dict[str, Any]:
+    """Two deals under gather_not_shuffle: everybody passes the first (a void deal), so the
+    second is its hands gathered from dealer+1, then the undealt cards, and cut (BG-2)."""
+    rules = Ruleset.from_dict({"preset": "bulgarian", "house_rules": {"gather_not_shuffle": True}})
+    match = new_match(rules, 2, 151)
+    first = draw_deck(rules, None, new_seed(), [Contribution(0, secrets.token_hex(32))])
+    void = match.start_deal(list(first.deck))
+    for seat in (3, 0, 1, 2):
+        void = apply(void, Bid(seat, Call.PASS))
+    assert void.result is not None and void.result.void
+    match = record_deal(match, void)
+    second = draw_deck(rules, void, new_seed(), [Contribution(1, secrets.token_hex(32))])
+    dealt = match.start_deal(list(second.deck))
+    deals = [
+        {**deal_record(void), "number": 1, **first.revealed()},
+        {**deal_record(dealt), "number": 2, **second.revealed()},
+    ]
+    return {"format": "belote-match/1", "rules": rules.to_dict(), "deals": deals}
+
+
+async def test_a_gathered_deal_is_verified_from_its_match_record() -> None:
     """BG-2 house rule gather_not_shuffle: after the first deal the deck is the last deal's
     cards gathered, and only the cut comes from the seed and the contributions."""
-    room = await bots_room(manager, host_seat=None, gather_not_shuffle=True)
-    inbox = Inbox(None)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=True)
-    await inbox.wait(lambda f: f["t"] == "room" and f["d"]["status"] == FINISHED, timeout=60)
-    record = match_record_of(room, store)
-    assert len(record["deals"]) >= 2
-    verdicts = verify_record(record)
-    assert {v["verdict"] for v in verdicts} == {VERIFIED}
-    second = dict(record["deals"][1], format="belote-deal/1", rules=record["rules"])
-    with pytest.raises(ValueError, match="match record"):
-        verify_record(second)  # alone, a gathered deal's order cannot be checked
+    for record in (await bots_match(gather_not_shuffle=True), void_then_gathered()):
+        assert len(record["deals"]) >= 2
+        assert {v["verdict"] for v in verify_record(record)} == {VERIFIED}
+        second = dict(record["deals"][1], format="belote-deal/1", rules=record["rules"])
+        with pytest.raises(ValueError, match="match record"):
+            verify_record(second)  # alone, a gathered deal's order cannot be checked
+        gathered_as_shuffled = copy.deepcopy(record)
+        gathered_as_shuffled["rules"]["house_rules"] = {}
+        for deal in gathered_as_shuffled["deals"]:
+            deal["rules"] = gathered_as_shuffled["rules"]
+        assert verify_record(gathered_as_shuffled)[1]["verdict"] == MISMATCH
 
 
 def honest_deal(contributions: list[Contribution]) -> dict[str, Any]:
