@@ -179,7 +179,14 @@ class History:
                 "hanging_in": deal.hanging_in,
                 "actions": actions[deal.id],
             }
-            extra = {"match": match_id, "number": deal.number, "seed": deal.seed, "cut": deal.cut}
+            extra = {
+                "match": match_id,
+                "number": deal.number,
+                "seed": deal.seed,
+                "cut": deal.cut,
+                "commitment": deal.commitment,  # null: dealt before shuffles were committed
+                "contributions": deal.contributions or [],
+            }
             out.append((replay_deal(core), extra))
         return out
 

@@ -1,6 +1,7 @@
 """The tables: players, rooms and their seats, matches, deals, the action log, chat.
 
-Deals keep what C-8 asks (seed, cut, the dealt deck) and actions are an append-only log keyed by
+Deals keep what C-8 asks (seed, cut, the dealt deck, and the commitment and players' entropy
+that make the shuffle checkable) and actions are an append-only log keyed by
 (deal, seq): replaying that log through the engine is both the crash recovery and the export.
 """
 
@@ -59,6 +60,8 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     current_match_id: Mapped[str | None] = mapped_column(String(32))
+    # The server seed of the room's next deal: secret, its SHA-256 is public (app.rooms.shuffle).
+    next_seed: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -116,6 +119,10 @@ class Deal(Base):
     cut: Mapped[int]
     deck: Mapped[list[Any]]
     hanging_in: Mapped[int] = mapped_column(default=0)
+    # SHA-256 of the seed, shown before the deal, and the entropy players mixed in; both
+    # null/absent for deals stored before commitments existed.
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    contributions: Mapped[list[Any] | None] = mapped_column(JSON)
     contract: Mapped[str | None] = mapped_column(String(16))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     finished: Mapped[bool] = mapped_column(default=False)

@@ -47,6 +47,7 @@ from app.rooms.ports import (
     RoomCreated,
     SeatRecord,
     SeatsChanged,
+    ShuffleCommitted,
     StatusChanged,
     StoredChat,
     StoredDeal,
@@ -287,11 +288,17 @@ class SqlStore:
                         cut=op.cut,
                         deck=list(op.deck),
                         hanging_in=op.hanging_in,
+                        commitment=op.commitment,
+                        contributions=list(op.contributions),
                         finished=False,
                     ),
                 )
                 self._deal_ids[(op.match_id, op.number)] = deal_id
                 new_deals.append((op.match_id, op.number))
+            case ShuffleCommitted(seed=seed):
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(next_seed=seed)
+                )
             case ActionTaken():
                 deal_id = self._deal_id(connection, op.match_id, op.number)
                 rows.actions.append(
@@ -363,6 +370,7 @@ class SqlStore:
                 chat=tuple(
                     StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)
                 ),
+                next_seed=room.next_seed,
             )
 
     async def _load_match(self, session: AsyncSession, match_id: str | None) -> StoredMatch | None:
@@ -400,6 +408,8 @@ class SqlStore:
                     hanging_in=d.hanging_in,
                     actions=tuple(a.action for a in actions[d.id]),
                     finished=d.finished,
+                    commitment=d.commitment,
+                    contributions=tuple(d.contributions or ()),
                 )
                 for d in deals
             ),

@@ -90,6 +90,16 @@ class DealStarted:
     cut: int
     deck: tuple[str, ...]
     hanging_in: int
+    commitment: str | None = None
+    contributions: tuple[dict[str, Any], ...] = ()
+    """The players' entropy mixed into the shuffle (``{"seat", "entropy"}``, seat order)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleCommitted:
+    """The server seed of the room's next deal, drawn ahead so its commitment can be shown."""
+
+    seed: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +146,7 @@ Op = (
     | StatusChanged
     | MatchStarted
     | DealStarted
+    | ShuffleCommitted
     | ActionTaken
     | DealFinished
     | MatchProgress
@@ -156,6 +167,8 @@ class StoredDeal:
     hanging_in: int
     actions: tuple[dict[str, Any], ...]
     finished: bool
+    commitment: str | None = None
+    contributions: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +200,8 @@ class StoredRoom:
     seats: tuple[SeatRecord, ...]
     match: StoredMatch | None
     chat: tuple[StoredChat, ...] = field(default=())
+    next_seed: str | None = None
+    """The committed seed of the next deal (None: none drawn yet)."""
 
 
 class Store(Protocol):

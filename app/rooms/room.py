@@ -34,13 +34,14 @@ from app.rooms.ports import (
     RoomConfig,
     SeatRecord,
     SeatsChanged,
+    ShuffleCommitted,
     StatusChanged,
     Store,
     StoredChat,
     StoredRoom,
     Subscriber,
 )
-from app.rooms.shuffle import draw_deck
+from app.rooms.shuffle import Contribution, DrawnDeck, commitment, draw_deck, new_seed
 from app.rules import (
     Action,
     BadRecord,
@@ -90,6 +91,7 @@ class _Match:
     state: MatchState
     number: int = 0  # number of the current (or last) deal, from 1
     deal: DealState | None = None
+    shuffle: DrawnDeck | None = None  # how the current deal's deck was drawn
     finished_deals: list[DealState] = field(default_factory=list)
 
 
@@ -106,6 +108,7 @@ class Room:
         status: str = WAITING,
         version: int = 0,
         seats: Sequence[SeatRecord] = (),
+        next_seed: str | None = None,
     ) -> None:
         self.config = config
         self.ruleset = Ruleset.from_dict(config.rules)
@@ -133,6 +136,10 @@ class Room:
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
         self._away_timers: dict[int, _Timer] = {}
         self._next_deal_timer: _Timer | None = None
+        # The next deal's server seed (its commitment is public) and the entropy seated
+        # players sent for it, by player: mixed in when that deal is drawn (app.rooms.shuffle).
+        self._next_seed = next_seed
+        self._entropy: dict[str, str] = {}
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -149,6 +156,7 @@ class Room:
             status=stored.status,
             version=stored.version,
             seats=stored.seats,
+            next_seed=stored.next_seed,
         )
         room.chat = [_chat_dict(c) for c in stored.chat]
         if stored.match is not None:
@@ -165,12 +173,21 @@ class Room:
                     match.finished_deals.append(deal_state)
                 else:
                     match.deal = deal_state
+                    match.shuffle = DrawnDeck(
+                        deal.seed,
+                        deal.cut,
+                        tuple(deal_state.deck),
+                        tuple(Contribution.from_dict(c) for c in deal.contributions),
+                        deal.commitment,
+                    )
             room.match = match
         return room
 
     def start(self) -> None:
         """Run the actor; a restored room resumes its clocks (turn, away players, next deal)."""
         self._task = asyncio.create_task(self._run(), name=f"room-{self.config.code}")
+        if self._next_seed is None:
+            self._post(self._commit_next_seed)  # queued before anyone can connect
         if self.status == PLAYING:
             for seat, record in enumerate(self.seats):
                 if record.player_id is not None and not self._connected(seat):
@@ -266,6 +283,9 @@ class Room:
     async def rematch(self, player_id: str, command_id: str | None = None) -> int:
         return await self._call(lambda: self._rematch(player_id, command_id))
 
+    async def contribute(self, player_id: str, for_commitment: str, entropy: str) -> int:
+        return await self._call(lambda: self._contribute(player_id, for_commitment, entropy))
+
     # ---- reading (safe outside the actor: it only reads) ----------------------------------
 
     @property
@@ -318,6 +338,7 @@ class Room:
             "scoresheet": None if match is None else match.state.to_dict(),
             "number": None if match is None else match.number,
             "deal": None if deal is None else deal_view(deal, seat),
+            "shuffle": _shuffle_view(None if match is None else match.shuffle, self._next_seed),
             "turn": self._turn_info(),
             "chat": list(self.chat),
             "now": int(time.time() * 1000),  # so a client can read deadlines despite its clock
@@ -416,7 +437,7 @@ class Room:
             raise
         match.deal = state
         if state.phase is Phase.FINISHED:
-            match.deal = None
+            match.deal = match.shuffle = None
             match.state = new_match_state
             match.finished_deals.append(state)
             if self.status == FINISHED:
@@ -453,6 +474,7 @@ class Room:
                 "scoresheet": sheet,
                 "finished": after.finished,
                 "winner": after.winner,
+                "shuffle": None if match.shuffle is None else match.shuffle.revealed(),
             },
         )
         return ops, event
@@ -470,7 +492,15 @@ class Room:
         if match is None or match.deal is not None or match.state.finished:
             return
         previous = match.finished_deals[-1] if match.finished_deals else None
-        drawn = draw_deck(self.ruleset, previous)
+        # A room stored before seeds were committed ahead has none: its commitment comes now.
+        seed = self._next_seed or new_seed()
+        contributions = [
+            Contribution(seat, self._entropy[record.player_id])
+            for seat, record in enumerate(self.seats)
+            if record.player_id is not None and record.player_id in self._entropy
+        ]
+        drawn = draw_deck(self.ruleset, previous, seed, contributions)
+        next_seed = new_seed()  # the deal after this one: its commitment goes out now
         state = match.state.start_deal(list(drawn.deck))
         number = match.number + 1
         op = DealStarted(
@@ -481,11 +511,38 @@ class Room:
             drawn.cut,
             tuple(str(c) for c in drawn.deck),
             state.hanging_in,
+            drawn.commitment,
+            tuple(c.to_dict() for c in drawn.contributions),
         )
-        event = Event(0, "deal", {"number": number, "dealer": state.dealer}, state)
-        await self._commit([op], [event], game=True)
-        match.number, match.deal = number, state
+        shuffle = _shuffle_view(drawn, next_seed)
+        event = Event(
+            0, "deal", {"number": number, "dealer": state.dealer, "shuffle": shuffle}, state
+        )
+        await self._commit([op, ShuffleCommitted(next_seed)], [event], game=True)
+        match.number, match.deal, match.shuffle = number, state, drawn
+        self._next_seed = next_seed
+        self._entropy.clear()
         self._schedule_turn()
+
+    async def _commit_next_seed(self) -> None:
+        """Draw and store the next deal's seed, for a new room (or one stored without)."""
+        if self._next_seed is not None:
+            return
+        seed = new_seed()
+        await self._commit([ShuffleCommitted(seed)], [])
+        self._next_seed = seed
+
+    async def _contribute(self, player_id: str, for_commitment: str, entropy: str) -> int:
+        """Keep a seated player's entropy for the deal whose commitment it names. It is held in
+        memory until that deal is drawn (a restart forgets it: the deal event lists what went
+        in); a second one from the same player replaces the first."""
+        self._require_seat(player_id)
+        if self._next_seed is None or commitment(self._next_seed) != for_commitment:
+            raise RoomError(
+                "stale", "That commitment is not the next deal's any more: use the current one."
+            )
+        self._entropy[player_id] = entropy
+        return self.version
 
     def _schedule_next_deal(self, delay: float) -> None:
         if self._next_deal_timer is not None:
@@ -819,6 +876,13 @@ def _chat_dict(line: StoredChat) -> dict[str, Any]:
         "text": line.text,
         "at": int(line.at * 1000),
     }
+
+
+def _shuffle_view(drawn: DrawnDeck | None, next_seed: str | None) -> dict[str, Any]:
+    """The shuffle as every viewer may know it: the current deal's commitment and
+    contributions (if one is dealt), and the commitment of the next deal."""
+    shown = drawn.published() if drawn is not None else {"commitment": None, "contributions": []}
+    return {**shown, "next_commitment": None if next_seed is None else commitment(next_seed)}
 
 
 def _log_failure(future: asyncio.Future[Any]) -> None:

@@ -77,6 +77,17 @@ class Start(_Data):
     fill_with_bots: bool = False
 
 
+HEX_256 = r"^[0-9a-f]{64}$"
+
+
+class Entropy(_Data):
+    """A seated player's share of the next deal's shuffle (app.rooms.shuffle): 32 random bytes,
+    for the deal whose published commitment it names."""
+
+    commitment: str = Field(pattern=HEX_256)
+    entropy: str = Field(pattern=HEX_256)
+
+
 DATA_MODELS: dict[str, type[BaseModel]] = {
     "hello": Hello,
     "act": Act,
@@ -86,6 +97,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "bot": Bot,
     "start": Start,
     "rematch": Empty,
+    "entropy": Entropy,
     "ping": Empty,
 }
 

@@ -258,6 +258,8 @@ class _Session:
             return await room.set_bot(player.id, data.seat, data.on, cid)
         if isinstance(data, s.Start):
             return await room.begin(player.id, data.fill_with_bots, cid)
+        if isinstance(data, s.Entropy):
+            return await room.contribute(player.id, data.commitment, data.entropy)
         if envelope.t == "leave":
             return await room.leave(player.id, cid)
         if envelope.t == "rematch":

@@ -1,5 +1,7 @@
 // One room's WebSocket: hello with the seat token and the last version seen, gapless versions,
 // commands answered by ack/error (matched by id), and reconnection by itself with backoff.
+import { newEntropy } from "./shuffle.js";
+
 const CLOSE_UNKNOWN_ROOM = 4404;
 
 export class RoomConnection {
@@ -114,6 +116,12 @@ export class RoomConnection {
   send(t, d = {}) {
     const extra = t === "act" && this.version !== null ? { v: this.version } : {};
     return this.rawSend(t, d, extra);
+  }
+
+  /** Send fresh entropy for the deal whose commitment is shown (docs/protocol.md §3); a
+   *  refusal (the deal was drawn meanwhile, a seat was left) costs nothing and is not shown. */
+  contribute(commitment) {
+    return this.rawSend("entropy", { commitment, entropy: newEntropy() }).catch(() => {});
   }
 
   restart() {

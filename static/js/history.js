@@ -6,6 +6,7 @@ import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { cardFace, cardText, layoutHand } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
+import { canVerify, verifyMatch } from "./shuffle.js";
 import { showError } from "./ui.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -104,6 +105,20 @@ export function showHistory(app) {
   return {};
 }
 
+/** Each finished deal's shuffle, checked here from the match record (docs/protocol.md §3). */
+async function checkShuffles(matchId, list) {
+  if (!canVerify()) return; // WebCrypto's digest exists only on https (or this machine)
+  const verdicts = await verifyMatch(await get(`/api/matches/${encodeURIComponent(matchId)}/record`));
+  for (const [number, verdict] of verdicts) {
+    const slot = list.querySelector(`.shuffle-check[data-deal="${number}"]`);
+    if (!slot) continue;
+    slot.dataset.verdict = verdict;
+    slot.className = `badge shuffle-check ${verdict}`;
+    slot.textContent = t(`shuffle_${verdict}`);
+    slot.title = t("shuffle_check_title");
+  }
+}
+
 export function showMatch(app, matchId) {
   const box = h("section", { class: "panel wide", id: "match" }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
@@ -112,26 +127,29 @@ export function showMatch(app, matchId) {
       const us = mySeat(match) % 2;
       const names = teamLabels(match.seats, us);
       clear(box);
+      const deals = h(
+        "ol",
+        { class: "deal-list" },
+        match.deals.map((d) =>
+          h(
+            "li",
+            {},
+            h("span", { text: `${t("deal_n", { n: d.number })} · ` }),
+            d.result && !d.result.void ? contractBadge(d.result.contract, d.result.multiplier) : h("span", { text: d.finished ? t("void_deal") : t("unfinished") }),
+            " ",
+            d.finished ? h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}/d/${d.number}`, text: t("replay") }) : null,
+            d.finished ? [" ", h("span", { class: "shuffle-check", dataset: { deal: String(d.number) } })] : null,
+          ),
+        ),
+      );
       box.append(
         h("h2", { text: `${t(`preset_${match.rules.preset}`)} — ${t("target")} ${match.target}` }),
         match.scoresheet ? scoresheetTable(match.scoresheet, us, names) : null,
         h("p", {}, downloadButton(t("download_match"), `/api/matches/${encodeURIComponent(matchId)}/record`, `match-${matchId}.json`, "download-match")),
         h("h3", { text: t("deals") }),
-        h(
-          "ol",
-          { class: "deal-list" },
-          match.deals.map((d) =>
-            h(
-              "li",
-              {},
-              h("span", { text: `${t("deal_n", { n: d.number })} · ` }),
-              d.result && !d.result.void ? contractBadge(d.result.contract, d.result.multiplier) : h("span", { text: d.finished ? t("void_deal") : t("unfinished") }),
-              " ",
-              d.finished ? h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}/d/${d.number}`, text: t("replay") }) : null,
-            ),
-          ),
-        ),
+        deals,
       );
+      if (match.deals.some((d) => d.finished)) checkShuffles(matchId, deals).catch(showError);
     })
     .catch((error) => {
       showError(error);

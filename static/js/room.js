@@ -191,11 +191,13 @@ export function showRoom(app, code) {
         // Deadlines are on the server's clock: remember how far this device's clock is off.
         S.clockOffset = typeof d.now === "number" ? d.now - Date.now() : 0;
         renderChat();
+        contribute(d.shuffle, true);
         break;
       case "room":
         S.room = d;
         break;
       case "deal":
+        contribute(d.shuffle, false);
         S.number = d.number;
         S.deal = d.deal;
         S.turn = d.turn;
@@ -221,6 +223,17 @@ export function showRoom(app, code) {
         return;
     }
     render();
+  }
+
+  // Each new commitment of the server's next seed gets this player's entropy, unasked. A
+  // snapshot sends it again (a server restart forgets what it was holding for that deal).
+  let contributedTo = null;
+  function contribute(shuffle, again) {
+    const next = shuffle && shuffle.next_commitment;
+    if (!next || S.you.seat === null || S.you.seat === undefined) return;
+    if (next === contributedTo && !again) return;
+    contributedTo = next;
+    conn.contribute(next);
   }
 
   function onStatus(status) {

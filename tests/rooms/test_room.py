@@ -10,10 +10,9 @@ import pytest
 
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
-from app.rooms.ports import ActionTaken, DealStarted
+from app.rooms.ports import ActionTaken
 from app.rooms.room import FINISHED, PLAYING, Room, RoomTimings
-from app.rooms.shuffle import deck_from
-from app.rules import Ruleset, action_to_dict, legal_actions
+from app.rules import action_to_dict, legal_actions
 from tests.rooms.fakes import Inbox, MemoryStore
 
 HOST, GUEST = "host", "guest"
@@ -82,17 +81,6 @@ async def test_four_bots_play_a_whole_match_and_every_action_is_committed(
     assert all(op.auto for op in logged)
     versions = [f["v"] for f in inbox.frames if "v" in f and f["t"] != "snapshot"]
     assert versions == list(range(versions[0], versions[0] + len(versions)))  # gapless
-
-
-async def test_a_deal_s_deck_is_the_one_its_seed_and_cut_give(
-    manager: RoomManager, store: MemoryStore
-) -> None:
-    room = await bot_room(manager)
-    await room.begin(HOST, fill_with_bots=False)
-    (started,) = store.ops(DealStarted)
-    deck = deck_from(Ruleset.bulgarian(), started.seed, started.cut)
-    assert [str(c) for c in deck] == list(started.deck)
-    assert sorted(started.deck) == sorted(str(c) for c in deck_from(Ruleset.bulgarian(), "00", 3))
 
 
 async def test_an_illegal_action_changes_nothing(manager: RoomManager, store: MemoryStore) -> None:

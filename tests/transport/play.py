@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -12,8 +13,17 @@ from tests.conftest import WsClient
 CARD = re.compile(r"^[789TJQKA][CDHS]$")
 
 
+async def contribute(client: WsClient, frame: dict[str, Any], rng: random.Random) -> str:
+    """Send entropy for the next deal, as the browser does when a commitment is published."""
+    entropy = rng.randbytes(32).hex()
+    commitment = frame["d"]["shuffle"]["next_commitment"]
+    return await client.send("entropy", {"commitment": commitment, "entropy": entropy})
+
+
 async def play_seat(client: WsClient, rng: random.Random) -> None:
-    """Answer every turn of this client's seat with a random legal action, until the match ends.
+    """Answer every turn of this client's seat with a random legal action, until the match ends,
+    and send entropy for the next deal as each deal begins (it arrives before this seat's
+    first action of the deal, so before the next deal can be drawn).
 
     Acts only on the newest game frame (its ``v``), as a real client does; a refusal fails."""
     pending: str | None = None
@@ -26,6 +36,8 @@ async def play_seat(client: WsClient, rng: random.Random) -> None:
             raise AssertionError(f"refused: {frame}")
         if frame["t"] == "ack" and frame["d"]["id"] == pending:
             pending = None
+        if frame["t"] == "deal":
+            await contribute(client, frame, rng)
         if frame["t"] in ("deal", "action", "snapshot") and frame["d"].get("deal"):
             latest = frame
         if pending is None and latest is not None and latest["d"]["deal"]["legal"]:
@@ -94,4 +106,18 @@ def leaks(frames: list[dict[str, Any]], seat: int | None, deals: list[dict[str, 
         for text in strings(frame):
             if CARD.match(text) and text not in own and text not in public:
                 found.append(f"v{frame.get('v')} {frame['t']} deal {number}: {text}")
+    return found
+
+
+def early_seeds(frames: list[dict[str, Any]], deals: list[dict[str, Any]]) -> list[str]:
+    """Deal seeds a client saw before that deal had ended (anywhere in a frame)."""
+    found = []
+    ended: set[int] = set()
+    for frame in frames:
+        if frame["t"] == "deal_end":  # its own seed may be in it, and only from here on
+            ended.add(frame["d"]["number"])
+        text = json.dumps(frame)
+        for number, deal in enumerate(deals, start=1):
+            if number not in ended and deal["seed"] in text:
+                found.append(f"v{frame.get('v')} {frame['t']}: the seed of deal {number}")
     return found

@@ -17,9 +17,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.rooms.shuffle import verify_record
 from app.rules import Ruleset, deal_record, full_deck, new_deal, view
 from tests.conftest import Server, new_guest, ws_client
-from tests.transport.play import leaks, play_seat
+from tests.transport.play import contribute, early_seeds, leaks, play_seat
 
 
 @pytest.mark.parametrize("preset", ["bulgarian", "french"])
@@ -43,9 +44,12 @@ async def test_a_whole_match_leaks_no_card_and_replays_to_the_same_scoresheet(
             await stack.enter_async_context(ws_client(server, code, g.token)) for g in guests
         ]
         spectator = await stack.enter_async_context(ws_client(server, code))
+        rngs = [random.Random(seat) for seat in range(4)]
+        for client, rng in zip(players, rngs, strict=True):  # entropy for the first deal
+            sent = await contribute(client, client.frames[0], rng)
+            assert (await client.reply(sent))["t"] == "ack"
         started = await http.post(f"/api/rooms/{code}/start", headers=guests[0].auth)
         assert started.status_code == 200, started.text
-        rngs = [random.Random(seat) for seat in range(4)]
         await asyncio.gather(*(play_seat(c, r) for c, r in zip(players, rngs, strict=True)))
         await spectator.until("room")  # drain at least to the end of the match
         while not any(
@@ -61,6 +65,19 @@ async def test_a_whole_match_leaks_no_card_and_replays_to_the_same_scoresheet(
     for seat, client in enumerate(players):
         assert leaks(client.frames, seat, deals) == []
     assert leaks(spectator.frames, None, deals) == []
+    # The shuffle (C-8): each deal's seed leaves only at its end, the commitment went out
+    # before it was dealt, every seated player's entropy went in, and the record verifies.
+    for client in [*players, spectator]:
+        assert early_seeds(client.frames, deals) == []
+    announced = [f["d"]["shuffle"]["next_commitment"] for f in players[0].frames[:1]]
+    announced += [
+        f["d"]["shuffle"]["next_commitment"] for f in players[0].frames if f["t"] == "deal"
+    ]
+    assert [d["commitment"] for d in deals] == announced[: len(deals)]
+    assert all([c["seat"] for c in d["contributions"]] == [0, 1, 2, 3] for d in deals)
+    assert verify_record(record) == [
+        {"number": n, "verdict": "verified"} for n in range(1, len(deals) + 1)
+    ]
     assert not any(f["d"]["deal"]["hand"] for f in spectator.frames if f.get("d", {}).get("deal"))
 
     path = tmp_path / "match.json"
@@ -94,3 +111,16 @@ def test_the_leak_scan_finds_a_card_it_should_not_see() -> None:
     frames.append({"t": "action", "v": 2, "d": {"seat": 0, "deal": planted}})
     assert len(leaks(frames, 0, [record])) == 1
     assert len(leaks(frames[:1], None, [record])) == len(honest["hand"])
+
+
+def test_the_seed_scan_finds_a_seed_shown_before_the_deal_ends() -> None:
+    deals = [{"seed": "ab" * 32}, {"seed": "cd" * 32}]
+    honest = [
+        {"t": "deal", "v": 1, "d": {"number": 1}},
+        {"t": "deal_end", "v": 2, "d": {"number": 1, "shuffle": {"seed": "ab" * 32}}},
+    ]
+    assert early_seeds(honest, deals) == []
+    early = [{"t": "action", "v": 1, "d": {"deal": {"note": "cd" * 32}}}, *honest]
+    assert early_seeds(early, deals) == ["v1 action: the seed of deal 2"]
+    two_early = [{**honest[1], "d": {"number": 1, "shuffle": {"seed": "cd" * 32}}}]
+    assert early_seeds(two_early, deals) == ["v2 deal_end: the seed of deal 2"]
