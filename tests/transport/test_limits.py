@@ -74,6 +74,20 @@ async def test_the_total_is_bounded_and_healthz_still_answers(settings: Settings
         async with connect(url), connect(url), connect(url) as third:
             assert await refused(third) == ("server_busy", 1013)
             assert (await http.get("/healthz")).status_code == 200
+            # Past both (2 WebSockets + 2 HTTP connections), uvicorn itself refuses: 503.
+            assert await healthz_on_a_new_connection(server) == 503
+
+
+async def healthz_on_a_new_connection(server: Server) -> int:
+    """The status of GET /healthz on a connection of its own (counted before it is read)."""
+    host, port = server.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        status_line = await asyncio.wait_for(reader.readline(), 10)
+    finally:
+        writer.close()
+    return int(status_line.split()[1])
 
 
 async def test_a_socket_that_does_not_say_hello_in_time_is_closed(settings: Settings) -> None:
