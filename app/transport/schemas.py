@@ -119,11 +119,10 @@ def parse(text: str) -> tuple[Envelope, BaseModel]:
     raw = _decode(text)
     if not isinstance(raw, dict):
         raise BadFrame("bad_message", "A frame must be a JSON object.")
-    command_id = _valid_id(raw.get("id"))
     try:
         envelope = Envelope.model_validate(raw)
     except ValidationError as error:
-        raise BadFrame("bad_message", _describe(error), command_id) from error
+        raise BadFrame("bad_message", _describe(error), _valid_id(raw.get("id"))) from error
     model = DATA_MODELS.get(envelope.t)
     if model is None:
         raise BadFrame("unknown_type", f"Unknown message type {envelope.t!r}.", envelope.id)

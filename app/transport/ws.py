@@ -240,8 +240,8 @@ class _Session:
                 message = await self._receive(websocket)
             except TimeoutError:
                 seconds = f"{self.limits.hello_seconds:g}"
-                self._error(None, "hello_timeout", f"Say hello within {seconds} s of connecting.")
-                self.connection.close(CLOSE_TOO_SLOW, "no hello")
+                why = f"Say hello within {seconds} s of connecting."
+                self._close_with("hello_timeout", why, CLOSE_TOO_SLOW)
                 return
             if message["type"] == "websocket.disconnect":
                 return
@@ -252,8 +252,8 @@ class _Session:
                 command_id = None if text is None or too_large else s.command_id(text)
                 self._error(command_id, "rate_limited", "Too many frames: slow down.")
                 if not self.refusals.take():
-                    self._error(None, "flooding", "Frames kept coming after rate_limited.")
-                    self.connection.close(CLOSE_FLOODING, "flooding")
+                    why = "Frames kept coming after rate_limited."
+                    self._close_with("flooding", why, CLOSE_FLOODING)
                     return
                 continue
             if text is None:
@@ -283,6 +283,12 @@ class _Session:
             return await websocket.receive()
         async with asyncio.timeout_at(self.hello_deadline):
             return await websocket.receive()
+
+    def _close_with(self, code: str, message: str, close_code: int) -> None:
+        """The last frame: an error (about no command), then the close."""
+        log.info("closing a connection: %s", code)
+        self._error(None, code, message)
+        self.connection.close(close_code, code)
 
     def _error(
         self, command_id: str | int | None, code: str, message: str, rule: str | None = None

@@ -48,11 +48,19 @@ def latest_deal(client: WsClient) -> tuple[int, dict[str, Any]]:
     raise AssertionError("no deal seen")
 
 
+async def until_a_person_is_to_act(client: WsClient) -> None:
+    """The bots (seats 2, 3 of ``started_room``) move at once; then the table waits for one of
+    the two people, and nothing changes the room until somebody acts."""
+    while latest_deal(client)[1]["turn"] not in (0, 1):
+        await client.recv()
+
+
 async def test_malformed_frames_get_stable_codes_and_change_nothing(
     server: Server, http: httpx.AsyncClient
 ) -> None:
     code, host, _guest = await started_room(http)
     async with ws_client(server, code, host.token) as client:
+        await until_a_person_is_to_act(client)
         before = await room_version(http, code)
         cases: list[tuple[str | bytes, str]] = [
             ("{not json", "bad_json"),
@@ -87,10 +95,8 @@ async def test_illegal_and_out_of_turn_actions_are_refused(
         clients = [
             await stack.enter_async_context(ws_client(server, code, g.token)) for g in (host, guest)
         ]
-        # The bots (seats 2, 3) move at once; the table then waits for one of the two people.
         watcher = clients[0]
-        while latest_deal(watcher)[1]["turn"] not in (0, 1):
-            await watcher.recv()
+        await until_a_person_is_to_act(watcher)
         _, deal = latest_deal(watcher)
         v = watcher.version
         actor, idle = clients[deal["turn"]], clients[1 - deal["turn"]]
@@ -185,6 +191,7 @@ async def test_frames_that_break_the_decoder_or_the_encoder_are_refused_one_line
     try:
         code, host, _guest = await started_room(http)
         async with ws_client(server, code, host.token) as client:
+            await until_a_person_is_to_act(client)
             before = await room_version(http, code)
             v = client.version
             cases = [
