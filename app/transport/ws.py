@@ -43,9 +43,9 @@ CLOSE_TOO_SLOW = 4408  # the client did not read its frames, or did not say hell
 CLOSE_FLOODING = 1008  # "policy violation"
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
 
-# Room codes are URL-safe base64 (app/rooms/manager.py): anything else is refused before a
-# lookup, so that junk in the path (a NUL byte) never reaches the database.
-ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Room codes are URL-safe base64 (app/rooms/manager.py) within their String(32) column: anything
+# else is refused before a lookup, so that junk in the path (a NUL byte) never reaches the database.
+ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True, slots=True)
