@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import resource
+from typing import Any
 
 import uvicorn
 
@@ -11,6 +14,9 @@ from app.db.engine import make_engine
 from app.db.migrate import upgrade
 from app.main import create_app
 from app.settings import Settings
+
+log = logging.getLogger("app")
+SPARE_FILES = 64  # the listening socket, the database, logs, the bot workers' pipes
 
 
 async def migrate(settings: Settings) -> None:
@@ -36,19 +42,47 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 10, 100)
 
 
+def server_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options. ``limit_concurrency`` bounds every open connection (uvicorn answers
+    503 beyond it); the app itself bounds the WebSockets below that (app/transport/admission.py),
+    so HTTP, ``/healthz`` included, keeps ``http_concurrency`` connections for itself."""
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "ws_max_size": settings.ws_max_bytes,
+        "ws_per_message_deflate": settings.ws_per_message_deflate,
+        "limit_concurrency": settings.ws_max_connections + settings.http_concurrency,
+    }
+
+
+def raise_file_limit(connections: int) -> None:
+    """Every connection holds a file descriptor, and the usual soft limit (1024) is far below
+    what the connection bounds allow: without this, the descriptors would run out before any
+    bound is reached. Raise the soft limit as far as the hard one allows; warn if short."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + SPARE_FILES
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    if wanted < connections + SPARE_FILES:
+        log.warning(
+            "open files are limited to %d, below the %d connections allowed: lower "
+            "BELOTE_WS_MAX_CONNECTIONS or raise the limit (ulimit -n)",
+            wanted,
+            connections,
+        )
+
+
 def main() -> None:
     settings = Settings()
     asyncio.run(migrate(settings))
     app = create_app(settings)
     tune_gc()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        ws_max_size=settings.ws_max_bytes,
-        ws_per_message_deflate=settings.ws_per_message_deflate,
-    )
+    options = server_options(settings)
+    raise_file_limit(options["limit_concurrency"])
+    uvicorn.run(app, **options)
 
 
 if __name__ == "__main__":

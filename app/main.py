@@ -96,12 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         websocket_router(
             manager,
             player_repo,
-            WireLimits(
-                max_frame_bytes=settings.max_frame_bytes,
-                rate_per_second=settings.rate_per_second,
-                rate_burst=settings.rate_burst,
-                outbox_limit=settings.outbox_limit,
-            ),
+            WireLimits.from_settings(settings),
             wire_stats,
         )
     )

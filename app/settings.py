@@ -74,6 +74,40 @@ class Settings(BaseSettings):
     )
     rate_per_second: float = Field(default=20.0, gt=0, description="Sustained client frames/s.")
     rate_burst: int = Field(default=40, ge=1, description="Client frames allowed in a burst.")
+    flood_refusals: int = Field(
+        default=40,
+        ge=1,
+        description="Frames refused as rate_limited one connection may send in a burst; one more "
+        "and it is closed (flooding, 1008).",
+    )
+    flood_refusals_per_second: float = Field(
+        default=1.0, gt=0, description="How fast that allowance of refused frames comes back."
+    )
+    ws_max_connections: int = Field(
+        default=10_000,
+        ge=1,
+        description="Open WebSocket connections the server keeps; one more is refused "
+        "(server_busy, 1013).",
+    )
+    ws_per_address: int = Field(
+        default=64,
+        ge=1,
+        description="Open WebSocket connections per client address; one more is refused "
+        "(too_many_connections, 4429).",
+    )
+    http_concurrency: int = Field(
+        default=1000,
+        ge=1,
+        description="HTTP connections served beside the WebSockets: uvicorn's limit_concurrency "
+        "is ws_max_connections plus this, so /healthz still answers when the WebSockets are "
+        "full; beyond it uvicorn answers 503.",
+    )
+    hello_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="How long a new WebSocket may go without a successful hello before it is "
+        "closed (hello_timeout, 4408).",
+    )
     outbox_limit: int = Field(
         default=1000, ge=10, description="Frames queued for a slow client before it is cut off."
     )
@@ -96,7 +130,19 @@ class Settings(BaseSettings):
         default=True, description="Serve GET /metrics (Prometheus text format) for operators."
     )
     chat_max_chars: int = Field(default=300, ge=1)
-    chat_history: int = Field(default=50, ge=0)
+    chat_history: int = Field(
+        default=50, ge=0, description="Chat lines a room keeps, in memory and in the database."
+    )
+    chat_per_second: float = Field(
+        default=0.5, gt=0, description="Sustained chat lines per guest, over all their sockets."
+    )
+    chat_burst: int = Field(default=5, ge=1, description="Chat lines a guest may post in a burst.")
+    room_chat_per_second: float = Field(
+        default=2.0, gt=0, description="Sustained chat lines per room, everyone together."
+    )
+    room_chat_burst: int = Field(
+        default=20, ge=1, description="Chat lines a room takes in a burst."
+    )
 
     def sqlite_path(self) -> Path | None:
         """The file behind an SQLite URL, so that its folder can be created before use."""

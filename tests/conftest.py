@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from sqlalchemy import delete
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.__main__ import server_options
 from app.db.engine import make_engine
 from app.db.migrate import upgrade
 from app.db.models import Base
@@ -98,17 +99,12 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def serve(settings: Settings) -> AsyncIterator[Server]:
-    """A real uvicorn serving ``create_app(settings)`` in this event loop, on a free port."""
+    """A real uvicorn serving ``create_app(settings)`` in this event loop, on a free port, with
+    the options ``python -m app`` gives it."""
     port = free_port()
     app = create_app(settings)
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws_max_size=settings.ws_max_bytes,
-        lifespan="on",
-    )
+    options = {**server_options(settings), "host": "127.0.0.1", "port": port}
+    config = uvicorn.Config(app, **options | {"log_level": "warning"}, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

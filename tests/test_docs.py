@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RAISED = re.compile(
-    r'(?:RoomError|BadFrame)\(\s*"([a-z_]+)"'  # raised by the rooms, the API and the parser
+    r'(?:RoomError|BadFrame|Refusal|_close_with)\(\s*"([a-z_]+)"'  # rooms, API, parser, WebSocket
     r'|_error\(\s*[^,()]+,\s*"([a-z_]+)"'  # answered by the WebSocket session itself
     r'|^\s+code = "([a-z_]+)"$'  # the engine's refusals
     r'|\bcode = "([a-z_]+)" if .* else "([a-z_]+)"',  # the API's codes for HTTP errors

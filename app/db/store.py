@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Delete,
     Insert,
     Table,
     and_,
@@ -77,6 +78,21 @@ _BUMP_VERSION = (
 )
 
 
+def _prune_chat(keep: int) -> Delete:
+    """Delete a room's chat lines but the newest ``keep``: a room keeps what it shows (the
+    snapshot's chat), so posting cannot fill the database. One indexed delete per room that
+    got chat in a group; nothing to delete while the room has ``keep`` lines or fewer."""
+    oldest_gone = (
+        select(CHAT.c.id)
+        .where(CHAT.c.room_id == bindparam("room_id"))
+        .order_by(CHAT.c.id.desc())
+        .offset(keep)
+        .limit(1)
+        .scalar_subquery()
+    )
+    return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
+
+
 @dataclass(slots=True)
 class StoreStats:
     """What the writer has done, for ``/metrics``; updated once per group, not per action."""
@@ -110,11 +126,14 @@ class _GroupRows:
     chat: list[dict[str, Any]] = field(default_factory=list)
     versions: list[dict[str, Any]] = field(default_factory=list)
 
-    def write(self, connection: Connection) -> None:
+    def write(self, connection: Connection, prune_chat: Delete) -> None:
         if self.actions:
             connection.execute(insert(ACTIONS), self.actions)
         if self.chat:
             connection.execute(insert(CHAT), self.chat)
+            connection.execute(
+                prune_chat, [{"room_id": r} for r in {c["room_id"] for c in self.chat}]
+            )
         now = datetime.now(UTC)
         connection.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
 
@@ -126,6 +145,7 @@ class SqlStore:
         self._sessions = make_sessionmaker(engine)
         self._transactions = make_transactions(engine)
         self._chat_history = chat_history
+        self._prune_chat = _prune_chat(chat_history)
         self._queue: asyncio.Queue[_Batch] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         # Room ids and deal ids do not change once written: cache them to save a query per write.
@@ -200,7 +220,7 @@ class SqlStore:
             for op in batch.ops:
                 self._apply(connection, room_id, op, new_deals, rows)
             rows.versions.append({"room_id": room_id, "version": batch.version})
-        rows.write(connection)
+        rows.write(connection, self._prune_chat)
 
     def _room_id(self, connection: Connection, batch: _Batch) -> int:
         for op in batch.ops:

@@ -396,6 +396,10 @@ class Room:
                 "stale",
                 f"The table changed since version {base_version} (now {self.game_version}).",
             )
+        if base_version is not None and base_version > self.version:
+            raise RoomError(
+                "bad_version", f"Version {base_version} is ahead of the room (now {self.version})."
+            )
         claimed = data.get("seat", seat)
         if claimed != seat:
             raise RoomError("not_your_seat", f"You sit in seat {seat}, not {claimed}.")

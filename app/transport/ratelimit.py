@@ -1,9 +1,9 @@
 """Rate limits: bursts are fine, sustained floods are refused.
 
-A token bucket per WebSocket connection (its frames), and one per client address for the REST
-calls that create guests and rooms: those add rows nobody may ever use, so a script on one
-address could otherwise fill the database. The address limit is generous enough for a
-classroom behind one NAT joining at once.
+A token bucket per WebSocket connection (its frames), one per client address for the REST
+calls that create guests and rooms, and one per guest and per room for chat: those add rows
+nobody may ever use, so a script on one address could otherwise fill the database. The address
+limit is generous enough for a classroom behind one NAT joining at once.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ class TokenBucket:
 
 
 class PerAddressLimiter:
-    """A token bucket per address; the least recently seen addresses are forgotten past
-    ``max_addresses`` (a forgotten address starts again with a full bucket)."""
+    """A token bucket per key (a client address, a guest id, a room code); the least recently
+    seen keys are forgotten past ``max_addresses`` (a forgotten key starts again with a full
+    bucket)."""
 
     def __init__(
         self,

@@ -3,16 +3,36 @@
 A frame is ``{"t": type, "id": command id, "v": version (optional), "d": data}``. The envelope
 is checked first (so an unknown type gets ``unknown_type``, not a pile of union errors), then the
 data against the model of its type. docs/protocol.md is the prose version of this file.
+
+Whatever a frame holds, the server must be able to echo its id and answer it: frames are decoded
+by orjson, which refuses what it could not encode back (lone surrogates, numbers beyond a
+double) and nests at most 1024 deep, and an id is a string or an integer that every JSON
+reader, JavaScript's included, reads exactly.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import orjson
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
-CommandId = str | int
+MAX_SAFE_INTEGER = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER
+
+CommandId = (
+    Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    | Annotated[StrictInt, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+)
+_COMMAND_ID: TypeAdapter[str | int] = TypeAdapter(CommandId)
 
 
 class Envelope(BaseModel):
@@ -20,15 +40,8 @@ class Envelope(BaseModel):
 
     t: str = Field(max_length=32)
     id: CommandId
-    v: int | None = Field(default=None, ge=0)
+    v: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
     d: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("id")
-    @classmethod
-    def _short_id(cls, value: CommandId) -> CommandId:
-        if isinstance(value, str) and not 1 <= len(value) <= 64:
-            raise ValueError("id must be 1 to 64 characters")
-        return value
 
 
 class _Data(BaseModel):
@@ -36,8 +49,9 @@ class _Data(BaseModel):
 
 
 class Hello(_Data):
-    token: str | None = Field(default=None, max_length=128)
-    v: int | None = Field(default=None, ge=0)
+    # Tokens are URL-safe base64 (app/db/players.py): nothing else reaches the database.
+    token: str | None = Field(default=None, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")
+    v: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
 
 
 class Act(BaseModel):
@@ -105,7 +119,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
 class BadFrame(Exception):
     """A frame that cannot be handled; ``command_id`` is echoed when it could be read."""
 
-    def __init__(self, code: str, message: str, command_id: CommandId | None = None) -> None:
+    def __init__(self, code: str, message: str, command_id: str | int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -114,17 +128,13 @@ class BadFrame(Exception):
 
 def parse(text: str) -> tuple[Envelope, BaseModel]:
     """Decode and validate one client frame, or raise ``BadFrame`` with a stable code."""
-    try:
-        raw = json.loads(text)
-    except ValueError as error:
-        raise BadFrame("bad_json", f"The frame is not JSON: {error}") from error
+    raw = _decode(text)
     if not isinstance(raw, dict):
         raise BadFrame("bad_message", "A frame must be a JSON object.")
-    command_id = raw.get("id") if isinstance(raw.get("id"), str | int) else None
     try:
         envelope = Envelope.model_validate(raw)
     except ValidationError as error:
-        raise BadFrame("bad_message", _describe(error), command_id) from error
+        raise BadFrame("bad_message", _describe(error), _valid_id(raw.get("id"))) from error
     model = DATA_MODELS.get(envelope.t)
     if model is None:
         raise BadFrame("unknown_type", f"Unknown message type {envelope.t!r}.", envelope.id)
@@ -133,6 +143,42 @@ def parse(text: str) -> tuple[Envelope, BaseModel]:
     except ValidationError as error:
         raise BadFrame("bad_message", _describe(error), envelope.id) from error
     return envelope, data
+
+
+def command_id(text: str) -> str | int | None:
+    """The id of a frame that will not be handled (rate limited), if it has a valid one."""
+    try:
+        raw = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return _valid_id(raw.get("id")) if isinstance(raw, dict) else None
+
+
+def _decode(text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        if _is_json(text):  # JSON, but not what orjson takes: deep, surrogates, 1e400
+            raise BadFrame("bad_message", f"The frame cannot be accepted: {error}") from None
+        raise BadFrame("bad_json", f"The frame is not JSON: {error}") from None
+
+
+def _is_json(text: str) -> bool:
+    """Whether the standard library reads it; only asked of the rare frames orjson refuses."""
+    try:
+        json.loads(text)
+    except RecursionError:
+        return True
+    except ValueError:
+        return False
+    return True
+
+
+def _valid_id(value: Any) -> str | int | None:
+    try:
+        return _COMMAND_ID.validate_python(value)
+    except ValidationError:
+        return None
 
 
 def _describe(error: ValidationError) -> str:

@@ -3,9 +3,13 @@
 The endpoint reads frames, checks size and rate, validates them (``schemas.parse``), and turns
 each into a room command; the room answers with events that the connection's outbox sends. The
 reply to a command — ``ack`` or ``error``, echoing its id — is queued after the events the
-command caused, so a client always sees the new state before it sees its ack. Nothing a client
-sends can stop the connection except closing it, overflowing its outbox, or a frame above the
-server's hard size limit.
+command caused, so a client always sees the new state before it sees its ack. Every frame gets
+exactly one reply, a refused one included.
+
+A connection is closed by the server only for what would otherwise cost it without bound: too
+many connections (``admission``), no ``hello`` in time, frames that keep coming after
+``rate_limited`` was answered, an outbox the client does not read, or a frame above the server's
+hard size limit. docs/protocol.md §4 lists the limits and the close codes.
 """
 
 from __future__ import annotations
@@ -13,26 +17,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
+from starlette.types import Message
 
 from app.rooms.errors import RoomError
 from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
 from app.rooms.room import Room
+from app.settings import Settings
 from app.transport import schemas as s
-from app.transport.ratelimit import TokenBucket
+from app.transport.admission import ConnectionGate, Refusal
+from app.transport.ratelimit import PerAddressLimiter, TokenBucket
 
 log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_ROOM = 4404
-CLOSE_TOO_SLOW = 4408
+CLOSE_TOO_SLOW = 4408  # the client did not read its frames, or did not say hello in time
+CLOSE_FLOODING = 1008  # "policy violation"
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
+
+# Room codes are URL-safe base64 (app/rooms/manager.py) within their String(32) column: anything
+# else is refused before a lookup, so that junk in the path (a NUL byte) never reaches the database.
+ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +67,63 @@ class WireStats:
 
 @dataclass(frozen=True, slots=True)
 class WireLimits:
+    """The transport's knobs of ``app.settings.Settings`` (described there)."""
+
     max_frame_bytes: int
     rate_per_second: float
     rate_burst: int
     outbox_limit: int
+    hello_seconds: float
+    max_connections: int
+    per_address: int
+    flood_refusals: int
+    flood_refusals_per_second: float
+    chat_per_second: float
+    chat_burst: int
+    room_chat_per_second: float
+    room_chat_burst: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> WireLimits:
+        return cls(
+            max_frame_bytes=settings.max_frame_bytes,
+            rate_per_second=settings.rate_per_second,
+            rate_burst=settings.rate_burst,
+            outbox_limit=settings.outbox_limit,
+            hello_seconds=settings.hello_seconds,
+            max_connections=settings.ws_max_connections,
+            per_address=settings.ws_per_address,
+            flood_refusals=settings.flood_refusals,
+            flood_refusals_per_second=settings.flood_refusals_per_second,
+            chat_per_second=settings.chat_per_second,
+            chat_burst=settings.chat_burst,
+            room_chat_per_second=settings.room_chat_per_second,
+            room_chat_burst=settings.room_chat_burst,
+        )
+
+
+class _Wire:
+    """What every connection shares: the limits, the counters, the gate, chat allowances."""
+
+    def __init__(self, limits: WireLimits, stats: WireStats) -> None:
+        self.limits = limits
+        self.stats = stats
+        self.gate = ConnectionGate(limits.max_connections, limits.per_address)
+        # Chat is limited per guest (all their sockets together) and per room, not only per
+        # socket: it is stored, and one token on many sockets could otherwise write fast.
+        self._guest_chat = PerAddressLimiter(limits.chat_per_second, limits.chat_burst)
+        self._room_chat = PerAddressLimiter(limits.room_chat_per_second, limits.room_chat_burst)
+
+    def chat_allowed(self, player_id: str, room_code: str) -> bool:
+        return self._guest_chat.allow(player_id) and self._room_chat.allow(room_code)
+
+    async def refuse(self, websocket: WebSocket, refusal: Refusal) -> None:
+        """Tell a client it is not served, and close; it may be gone already."""
+        self.stats.refusals[refusal.code] += 1
+        frame = {"id": None, "code": refusal.code, "message": refusal.message}
+        with contextlib.suppress(WebSocketDisconnect, OSError):
+            await websocket.send_text(encode({"t": "error", "d": frame}))
+            await websocket.close(refusal.close_code, refusal.code)
 
 
 class Connection:
@@ -105,30 +171,31 @@ def websocket_router(
     manager: RoomManager, players: PlayerDirectory, limits: WireLimits, stats: WireStats
 ) -> APIRouter:
     router = APIRouter()
+    wire = _Wire(limits, stats)
 
     @router.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
-        room = await manager.get(code) if len(code) <= 64 else None
+        address = websocket.client.host if websocket.client is not None else "?"
+        refusal = wire.gate.admit(address)
+        if refusal is not None:
+            await wire.refuse(websocket, refusal)
+            return
+        try:
+            await serve_room(websocket, code)
+        finally:
+            wire.gate.release(address)
+
+    async def serve_room(websocket: WebSocket, code: str) -> None:
+        room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
         if room is None:
-            await websocket.send_text(
-                encode(
-                    {
-                        "t": "error",
-                        "d": {
-                            "id": None,
-                            "code": "unknown_room",
-                            "message": f"No room has the code {code!r}.",
-                        },
-                    }
-                )
-            )
-            await websocket.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+            unknown = Refusal("unknown_room", "No room has this code.", CLOSE_UNKNOWN_ROOM)
+            await wire.refuse(websocket, unknown)
             return
         stats.connections += 1
         connection = Connection(websocket, limits.outbox_limit)
         writer = asyncio.create_task(connection.write_loop())
-        session = _Session(room, connection, players, limits, stats)
+        session = _Session(room, connection, players, wire)
         try:
             await session.read_loop(websocket)
         except WebSocketDisconnect:
@@ -151,39 +218,48 @@ class _Session:
     """The reading side of one connection: turns frames into room commands."""
 
     def __init__(
-        self,
-        room: Room,
-        connection: Connection,
-        players: PlayerDirectory,
-        limits: WireLimits,
-        stats: WireStats,
+        self, room: Room, connection: Connection, players: PlayerDirectory, wire: _Wire
     ) -> None:
+        limits = wire.limits
         self.room = room
-        self.stats = stats
+        self.wire = wire
+        self.stats = wire.stats
         self.connection = connection
         self.players = players
         self.limits = limits
         self.bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
+        # Refused frames a client may send before it is cut off: a honest client that met the
+        # limit slows down, a flooder spends this within a second.
+        self.refusals = TokenBucket(limits.flood_refusals_per_second, limits.flood_refusals)
+        self.hello_deadline = asyncio.get_running_loop().time() + limits.hello_seconds
         self.joined = False
-        self.limited = False  # inside a streak of refused frames: one error per streak
 
     async def read_loop(self, websocket: WebSocket) -> None:
         while True:
-            message = await websocket.receive()
+            try:
+                message = await self._receive(websocket)
+            except TimeoutError:
+                seconds = f"{self.limits.hello_seconds:g}"
+                why = f"Say hello within {seconds} s of connecting."
+                self._close_with("hello_timeout", why, CLOSE_TOO_SLOW)
+                return
             if message["type"] == "websocket.disconnect":
                 return
             self.stats.frames += 1
-            if not self.bucket.take():
-                if not self.limited:
-                    self.limited = True
-                    self._error(None, "rate_limited", "Too many frames: slow down.")
-                continue
-            self.limited = False
             text = message.get("text")
+            too_large = text is not None and len(text.encode()) > self.limits.max_frame_bytes
+            if not self.bucket.take():
+                command_id = None if text is None or too_large else s.command_id(text)
+                self._error(command_id, "rate_limited", "Too many frames: slow down.")
+                if not self.refusals.take():
+                    why = "Frames kept coming after rate_limited."
+                    self._close_with("flooding", why, CLOSE_FLOODING)
+                    return
+                continue
             if text is None:
                 self._error(None, "bad_message", "Only text frames are accepted.")
                 continue
-            if len(text.encode()) > self.limits.max_frame_bytes:
+            if too_large:
                 self._error(
                     None,
                     "frame_too_large",
@@ -193,6 +269,7 @@ class _Session:
             try:
                 envelope, data = s.parse(text)
             except s.BadFrame as bad:
+                log.debug("refused a frame: %s", bad.code)
                 self._error(bad.command_id, bad.code, bad.message)
                 continue
             await self._handle(envelope, data)
@@ -200,8 +277,21 @@ class _Session:
                 self.connection.close(CLOSE_RELOAD, "room reloaded: reconnect")
                 return
 
+    async def _receive(self, websocket: WebSocket) -> Message:
+        """The next message; until the client has said hello, only until its deadline."""
+        if self.joined:
+            return await websocket.receive()
+        async with asyncio.timeout_at(self.hello_deadline):
+            return await websocket.receive()
+
+    def _close_with(self, code: str, message: str, close_code: int) -> None:
+        """The last frame: an error (about no command), then the close."""
+        log.info("closing a connection: %s", code)
+        self._error(None, code, message)
+        self.connection.close(close_code, code)
+
     def _error(
-        self, command_id: s.CommandId | None, code: str, message: str, rule: str | None = None
+        self, command_id: str | int | None, code: str, message: str, rule: str | None = None
     ) -> None:
         self.stats.refusals[code] += 1
         data: dict[str, Any] = {"id": command_id, "code": code, "message": message}
@@ -251,6 +341,8 @@ class _Session:
             action = data.model_dump(exclude_none=True)
             return await room.act(player.id, cid, envelope.v, action)
         if isinstance(data, s.Chat):
+            if not self.wire.chat_allowed(player.id, room.config.code):
+                raise RoomError("rate_limited", "Too many chat lines: wait a little.")
             return await room.say(player.id, player.name, cid, data.text)
         if isinstance(data, s.Sit):
             return await room.sit(player.id, player.name, data.seat, cid)

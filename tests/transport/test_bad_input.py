@@ -4,6 +4,7 @@ and the game go on."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -47,11 +48,19 @@ def latest_deal(client: WsClient) -> tuple[int, dict[str, Any]]:
     raise AssertionError("no deal seen")
 
 
+async def until_a_person_is_to_act(client: WsClient) -> None:
+    """The bots (seats 2, 3 of ``started_room``) move at once; then the table waits for one of
+    the two people, and nothing changes the room until somebody acts."""
+    while latest_deal(client)[1]["turn"] not in (0, 1):
+        await client.recv()
+
+
 async def test_malformed_frames_get_stable_codes_and_change_nothing(
     server: Server, http: httpx.AsyncClient
 ) -> None:
     code, host, _guest = await started_room(http)
     async with ws_client(server, code, host.token) as client:
+        await until_a_person_is_to_act(client)
         before = await room_version(http, code)
         cases: list[tuple[str | bytes, str]] = [
             ("{not json", "bad_json"),
@@ -66,6 +75,8 @@ async def test_malformed_frames_get_stable_codes_and_change_nothing(
             (b"\x00\x01binary", "bad_message"),
             (json.dumps({"t": "hello", "id": "2", "d": {}}), "already_joined"),
             (json.dumps({"t": "act", "id": "3", "v": 0, "d": {"play": "ZZ"}}), "stale"),
+            # A version from the future is not "at least the current one": it is refused.
+            (json.dumps({"t": "act", "id": "4", "v": 10**15, "d": {"bid": "pass"}}), "bad_version"),
         ]
         for text, expected in cases:
             error = await raw_error(client, text)
@@ -84,10 +95,8 @@ async def test_illegal_and_out_of_turn_actions_are_refused(
         clients = [
             await stack.enter_async_context(ws_client(server, code, g.token)) for g in (host, guest)
         ]
-        # The bots (seats 2, 3) move at once; the table then waits for one of the two people.
         watcher = clients[0]
-        while latest_deal(watcher)[1]["turn"] not in (0, 1):
-            await watcher.recv()
+        await until_a_person_is_to_act(watcher)
         _, deal = latest_deal(watcher)
         v = watcher.version
         actor, idle = clients[deal["turn"]], clients[1 - deal["turn"]]
@@ -123,6 +132,8 @@ async def test_tokens_rooms_and_spectators(server: Server, http: httpx.AsyncClie
         assert early["d"]["code"] == "hello_first"
         wrong = await client.reply(await client.send("hello", {"token": "forged"}))
         assert wrong["d"]["code"] == "bad_token"
+        junk = await client.reply(await client.send("hello", {"token": "a\x00b"}))
+        assert junk["d"]["code"] == "bad_message"  # not looked up: PostgreSQL refuses a NUL
         hello = await client.reply(await client.send("hello", {}))
         assert hello["t"] == "ack"
         watching = await client.reply(await client.send("act", {"bid": "pass"}, v=hello["d"]["v"]))
@@ -147,25 +158,78 @@ async def strict_server(settings: Settings) -> AsyncIterator[Server]:
         yield running
 
 
-async def test_a_flood_is_refused_once_and_the_connection_lives(
+async def test_every_frame_beyond_the_rate_gets_its_own_refusal_and_the_connection_lives(
     strict_server: Server,
 ) -> None:
+    """A client waiting for the reply to a command it sent too fast gets it: rate_limited,
+    with the command's id (one reply per command, the limiter's refusals included)."""
     async with httpx.AsyncClient(base_url=strict_server.url) as http:
         code, host, _guest = await started_room(http)
         async with ws_client(strict_server, code, host.token) as client:
-            for _ in range(30):
-                await client.send("ping")
-            replies = []
-            while len(replies) < 5:
-                frame = await client.recv()
-                if frame["t"] in ("ack", "error"):
-                    replies.append(frame)
-            # The burst allowance (5, one already spent on hello) is answered, then one refusal.
-            assert [f["t"] for f in replies] == ["ack"] * 4 + ["error"]
-            assert replies[-1]["d"]["code"] == "rate_limited"
+            sent = [await client.send("ping") for _ in range(30)]
+            replies = [await client.reply(command_id) for command_id in sent]
+            # The burst allowance (5, one already spent on hello) is answered, then refusals.
+            assert [f["t"] for f in replies] == ["ack"] * 4 + ["error"] * 26
+            assert {f["d"]["code"] for f in replies[4:]} == {"rate_limited"}
+            await client.ws.send("{not json")  # refused before it is read: no id to echo
+            assert (await client.until("error"))["d"] == {
+                "id": None,
+                "code": "rate_limited",
+                "message": "Too many frames: slow down.",
+            }
             # The connection is still open and answering (a protocol-level ping/pong).
             pong = await client.ws.ping()
             await pong
+
+
+async def test_frames_that_break_the_decoder_or_the_encoder_are_refused_one_line_each(
+    server: Server, http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ids beyond what JSON readers hold exactly, lone surrogates, deep nesting: each gets
+    bad_message (no id echoed: it is the bad part), the act is not applied, the connection
+    stays open, and nothing is logged with a traceback."""
+    for name in ("uvicorn.error", "app"):  # uvicorn's loggers do not reach the root's
+        logging.getLogger(name).addHandler(caplog.handler)
+    try:
+        code, host, _guest = await started_room(http)
+        async with ws_client(server, code, host.token) as client:
+            await until_a_person_is_to_act(client)
+            before = await room_version(http, code)
+            v = client.version
+            cases = [
+                f'{{"t": "act", "id": {2**64}, "v": {v}, "d": {{"bid": "pass"}}}}',
+                f'{{"t": "act", "id": {2**53}, "v": {v}, "d": {{"bid": "pass"}}}}',
+                f'{{"t": "act", "id": -{2**63 + 1}, "v": {v}, "d": {{"bid": "pass"}}}}',
+                f'{{"t": "act", "id": "\\ud800", "v": {v}, "d": {{"bid": "pass"}}}}',
+                '{"t": "ping", "id": true, "d": {}}',
+                '{"t": "ping", "id": 1.0, "d": {}}',
+                '{"t": "chat", "id": "c", "d": {"text": "\\udc00 hi"}}',
+                '{"t": "ping", "id": "p", "d": {"x": 1e400}}',
+                '{"t": "ping", "id": "p", "d": {"x": ' + "[" * 1500 + "]" * 1500 + "}}",
+            ]
+            for text in cases:
+                error = await raw_error(client, text)
+                assert (error["code"], error["id"]) == ("bad_message", None), (text, error)
+            await client.ws.send(json.dumps({"t": "ping", "id": 2**53 - 1, "d": {}}))
+            assert (await client.until("ack"))["d"]["id"] == 2**53 - 1
+            assert await room_version(http, code) == before
+        assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    finally:
+        for name in ("uvicorn.error", "app"):
+            logging.getLogger(name).removeHandler(caplog.handler)
+
+
+async def test_junk_in_the_room_code_is_an_unknown_room_before_any_lookup(
+    server: Server,
+) -> None:
+    """A NUL byte in the path reached PostgreSQL (which refuses it) and closed with 1006."""
+    for junk in ("ab%00cd", "x" * 33, "%F0%9F%83%8F", "a%20b"):
+        async with connect(f"{server.ws_url}/ws/rooms/{junk}") as ws:
+            frame = json.loads(await ws.recv())
+            assert frame["d"]["code"] == "unknown_room", junk
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
 
 
 async def test_a_frame_above_the_hard_limit_closes_only_that_connection(
