@@ -20,7 +20,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, server_error
 from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
+CLOSE_TRY_AGAIN = 1013  # "try again later": a hello failed on the server's side (storage down)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +197,8 @@ class _Session:
                 self._error(bad.command_id, bad.code, bad.message)
                 continue
             await self._handle(envelope, data)
+            if self.connection.closing:
+                return
             if self.room.closed:
                 self.connection.close(CLOSE_RELOAD, "room reloaded: reconnect")
                 return
@@ -218,8 +221,13 @@ class _Session:
             else:
                 player = self._require_player()
                 version = await self._command(player, envelope, data)
-        except RoomError as error:
-            self._error(envelope.id, error.code, error.message, error.rule)
+        except Exception as error:
+            refusal = error if isinstance(error, RoomError) else server_error()
+            if refusal is not error:  # the details (SQL and its values) are for the log only
+                log.error("%s command failed", envelope.t, exc_info=error)
+            self._error(envelope.id, refusal.code, refusal.message, refusal.rule)
+            if refusal.code == "server_error" and not self.joined:
+                self.connection.close(CLOSE_TRY_AGAIN, "try again later")  # clients reconnect
             return
         self.connection.reply("ack", {"id": envelope.id, "v": version})
 
