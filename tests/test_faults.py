@@ -63,6 +63,7 @@ class Proxy:
     def __init__(self, host: str, port: int) -> None:
         self._upstream = (host, port)
         self._links: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._server: asyncio.Server | None = None
         self.down = False
 
@@ -72,6 +73,10 @@ class Proxy:
         return port
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         if self.down:
             writer.transport.abort()
             return
@@ -105,6 +110,7 @@ class Proxy:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 @contextlib.asynccontextmanager

@@ -186,15 +186,11 @@ class SqlStore:
                 if self._failures:
                     log.info("storing works again after %d failed groups", self._failures)
                     self._failures = 0
-            elif _is_outage(error):
-                self._fail(batches, error)  # not the batches' fault: alone they fail the same
+            elif len(batches) == 1 or _is_outage(error):
+                self._fail(batches, error)  # an outage is not the batches' fault: alone too
             else:
                 # One bad batch must not fail the others: retry them one by one.
-                log.error(
-                    "group commit of %d batches failed; retrying singly",
-                    len(batches),
-                    exc_info=error,
-                )
+                log.warning("group commit of %d batches failed; retrying singly", len(batches))
                 for batch in batches:
                     single = await self._attempt([batch])
                     if single is not None:
