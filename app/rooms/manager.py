@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.bots import LEVELS
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, server_error
 from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
 from app.rooms.room import FINISHED, SEATS, Room, RoomTimings
 from app.rooms.thinking import InlineBot
@@ -91,7 +91,11 @@ class RoomManager:
             turn_seconds=turn_seconds,
             bot_level=bot_level,
         )
-        await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
+        try:
+            await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
+        except Exception as error:
+            log.error("room %s could not be stored", config.code, exc_info=error)
+            raise server_error() from error
         policy = self._policy_factory(bot_level)
         room = Room(config, self._store, policy, self._timings, seats=seats)
         self._rooms[config.code] = room
@@ -112,6 +116,12 @@ class RoomManager:
         try:
             room = await self._load(code)
             future.set_result(room)
+        except Exception as error:
+            log.error("room %s could not be loaded", code, exc_info=error)
+            failure = server_error()  # the cause (SQL, stored values) is for the log only
+            future.set_exception(failure)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise failure from error
         except BaseException as error:
             future.set_exception(error)
             raise
@@ -136,10 +146,8 @@ class RoomManager:
         since = datetime.now(UTC) - timedelta(seconds=self._idle_seconds)
         codes = await self._store.active_room_codes(waiting_since=since)
         for code in codes:
-            try:
+            with contextlib.suppress(RoomError):  # logged by get; it loads when someone opens it
                 await self.get(code)
-            except Exception:
-                log.exception("room %s could not be restored", code)
         return len(codes)
 
     def public_rooms(self) -> list[Room]:

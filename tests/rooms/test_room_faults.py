@@ -171,3 +171,22 @@ async def test_a_failed_command_tells_the_client_nothing_of_the_cause(
     store.refuse = None
     await room.set_bot(HOST, 1, False)
     assert any("works again" in r.message for r in caplog.records)
+
+
+async def test_a_room_that_cannot_be_stored_or_loaded_is_a_plain_server_error(
+    manager: RoomManager, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """REST and the WebSocket then answer with the code, never the driver's text."""
+    store.refuse = lambda ops: True
+    with pytest.raises(RoomError) as error:
+        await table(manager)
+    assert error.value.code == "server_error" and "INSERT" not in error.value.message
+    assert manager.census() == ({}, 0)
+
+    async def unreachable(code: str) -> None:
+        raise OSError(f"SELECT * FROM rooms WHERE code = {code!r}: connection refused")
+
+    monkeypatch.setattr(store, "load_room", unreachable)
+    with pytest.raises(RoomError) as error:
+        await manager.get("private-code")
+    assert error.value.code == "server_error" and "private-code" not in error.value.message
