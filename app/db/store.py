@@ -103,10 +103,9 @@ class _Batch:
 
 @dataclass(slots=True)
 class _Attempt:
-    """How far one transaction got: the deals it inserted (their cached ids are void if it
-    fails) and whether all its writes were sent, so that a failure may have been the commit's."""
+    """Whether a transaction sent all its writes: if it then fails, the commit may have been
+    what failed, and whether it was stored is not known."""
 
-    new_deals: list[tuple[str, int]] = field(default_factory=list)
     written: bool = False
 
 
@@ -205,7 +204,7 @@ class SqlStore:
         try:
             await self._transactions.run(partial(self._write_group, batches, attempt))
         except Exception as error:
-            self._deal_ids.clear()
+            self._deal_ids.clear()  # ids cached by the transaction may have been rolled back
             for batch in batches:
                 if any(isinstance(op, RoomCreated) for op in batch.ops):
                     self._room_ids.pop(batch.code, None)
@@ -255,7 +254,7 @@ class SqlStore:
         for batch in batches:
             room_id = self._room_id(connection, batch)
             for op in batch.ops:
-                self._apply(connection, room_id, op, attempt.new_deals, rows)
+                self._apply(connection, room_id, op, rows)
             rows.versions.append({"room_id": room_id, "version": batch.version})
         rows.write(connection)
         attempt.written = True  # only the commit is left
@@ -291,14 +290,7 @@ class SqlStore:
             cached = self._deal_ids[key] = found
         return cached
 
-    def _apply(
-        self,
-        connection: Connection,
-        room_id: int,
-        op: Op,
-        new_deals: list[tuple[str, int]],
-        rows: _GroupRows,
-    ) -> None:
+    def _apply(self, connection: Connection, room_id: int, op: Op, rows: _GroupRows) -> None:
         """Write the rare ops at once (in order); queue the frequent ones in ``rows``."""
         match op:
             case RoomCreated():
@@ -350,7 +342,6 @@ class SqlStore:
                     ),
                 )
                 self._deal_ids[(op.match_id, op.number)] = deal_id
-                new_deals.append((op.match_id, op.number))
             case ActionTaken():
                 deal_id = self._deal_id(connection, op.match_id, op.number)
                 rows.actions.append(
