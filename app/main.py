@@ -37,9 +37,13 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, settings.sqlite_busy_seconds)
     sessions = make_sessionmaker(engine)
-    store = SqlStore(engine, chat_history=settings.chat_history)
+    store = SqlStore(
+        engine,
+        chat_history=settings.chat_history,
+        sqlite_busy_seconds=settings.sqlite_busy_seconds,
+    )
     bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
     manager = RoomManager(
         store,
@@ -50,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_backlog=settings.event_backlog,
             chat_max_chars=settings.chat_max_chars,
             chat_history=settings.chat_history,
+            retry_max_seconds=settings.retry_max_seconds,
         ),
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,

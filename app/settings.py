@@ -129,6 +129,18 @@ class Settings(BaseSettings):
     metrics: bool = Field(
         default=True, description="Serve GET /metrics (Prometheus text format) for operators."
     )
+    sqlite_busy_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="How long an SQLite write waits for a lock held by another process before "
+        "it fails (the command then gets server_error; a timed step is retried).",
+    )
+    retry_max_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="Longest pause before a room tries again a timed step (next deal, bot move, "
+        "turn clock, stand-in) that failed, e.g. while the database was unavailable.",
+    )
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(
         default=50, ge=0, description="Chat lines a room keeps, in memory and in the database."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -24,24 +25,27 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def make_engine(url: str) -> AsyncEngine:
+SQLITE_BUSY_SECONDS = 30.0  # how long an SQLite statement waits for another process's lock
+
+
+def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> AsyncEngine:
     """An async engine for ``url``; for SQLite the file's folder is created first."""
     if is_sqlite(url):
         database = make_url(url).database
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30})
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        engine = create_async_engine(url, connect_args={"timeout": sqlite_busy_seconds})
+        event.listen(engine.sync_engine, "connect", partial(_sqlite_pragmas, sqlite_busy_seconds))
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(busy_seconds: float, dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
     cursor.close()
 
 
@@ -63,12 +67,14 @@ class Transactions(Protocol):
     async def close(self) -> None: ...
 
 
-def make_transactions(engine: AsyncEngine) -> Transactions:
+def make_transactions(
+    engine: AsyncEngine, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS
+) -> Transactions:
     """A file SQLite database gets a thread of its own with a plain ``sqlite3`` connection; any
     other database runs the work on the async engine (``run_sync``: asyncpg needs no thread)."""
     url = engine.url
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        return _SqliteThread(url.set(drivername="sqlite+pysqlite"))
+        return _SqliteThread(url.set(drivername="sqlite+pysqlite"), sqlite_busy_seconds)
     return _OnAsyncEngine(engine)
 
 
@@ -93,9 +99,9 @@ class _SqliteThread:
     waiting for the group. Only this thread touches its engine, so the connection stays in it.
     """
 
-    def __init__(self, url: URL) -> None:
-        self._engine: Engine = create_engine(url, connect_args={"timeout": 30})
-        event.listen(self._engine, "connect", _sqlite_pragmas)
+    def __init__(self, url: URL, busy_seconds: float) -> None:
+        self._engine: Engine = create_engine(url, connect_args={"timeout": busy_seconds})
+        event.listen(self._engine, "connect", partial(_sqlite_pragmas, busy_seconds))
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
 
     async def run(self, work: Callable[[Connection], T]) -> T:

@@ -4,6 +4,12 @@ Every room hands its writes here and waits until they are durable before it broa
 writer task drains the queue and commits all the waiting batches of all rooms in one transaction:
 a single fsync then serves many rooms, which is what lets a server with hundreds of tables keep
 "commit before broadcast" cheap, and it also keeps SQLite to one writer (no lock contention).
+
+When the database is unavailable (locked, unreachable, the connection lost) a group fails as a
+whole and every waiting room gets the error at once: each room then refuses its command or
+retries its timed step later. A failure that may have come from the COMMIT itself (every write
+was sent) is settled before anyone is told: the writer asks the database, once it answers again,
+whether the group's versions were stored, so that a room never retries what is already stored.
 """
 
 from __future__ import annotations
@@ -32,10 +38,11 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.db import models as m
-from app.db.engine import make_sessionmaker, make_transactions
+from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions
 from app.rooms.ports import (
     ActionTaken,
     ChatPosted,
@@ -112,6 +119,14 @@ class _Batch:
 
 
 @dataclass(slots=True)
+class _Attempt:
+    """Whether a transaction sent all its writes: if it then fails, the commit may have been
+    what failed, and whether it was stored is not known."""
+
+    written: bool = False
+
+
+@dataclass(slots=True)
 class _GroupRows:
     """The frequent writes of a whole group, sent as one executemany per table.
 
@@ -141,9 +156,14 @@ class _GroupRows:
 class SqlStore:
     """Implements ``app.rooms.ports.Store``; call ``start`` before use and ``close`` after."""
 
-    def __init__(self, engine: AsyncEngine, chat_history: int = 50) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        chat_history: int = 50,
+        sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS,
+    ) -> None:
         self._sessions = make_sessionmaker(engine)
-        self._transactions = make_transactions(engine)
+        self._transactions = make_transactions(engine, sqlite_busy_seconds)
         self._chat_history = chat_history
         self._prune_chat = _prune_chat(chat_history)
         self._queue: asyncio.Queue[_Batch] = asyncio.Queue()
@@ -151,6 +171,7 @@ class SqlStore:
         # Room ids and deal ids do not change once written: cache them to save a query per write.
         self._room_ids: dict[str, int] = {}
         self._deal_ids: dict[tuple[str, int], int] = {}
+        self._failures = 0  # groups failed in a row: the first one is logged with its traceback
         self.stats = StoreStats()
 
     def start(self) -> None:
@@ -177,50 +198,87 @@ class SqlStore:
             while not self._queue.empty():
                 batches.append(self._queue.get_nowait())
             began = time.perf_counter()
-            try:
-                await self._write(batches)
+            error = await self._attempt(batches)
+            if error is None:
                 self.stats.groups += 1
                 self.stats.batches += len(batches)
                 self.stats.commit_seconds += time.perf_counter() - began
-            except Exception:
+                if self._failures:
+                    log.info("storing works again after %d failed groups", self._failures)
+                    self._failures = 0
+            elif len(batches) == 1 or _is_outage(error):
+                self._fail(batches, error)  # an outage is not the batches' fault: alone too
+            else:
                 # One bad batch must not fail the others: retry them one by one.
-                log.exception("group commit of %d batches failed; retrying singly", len(batches))
-                self._deal_ids.clear()
+                log.warning("group commit of %d batches failed; retrying singly", len(batches))
                 for batch in batches:
-                    try:
-                        await self._write([batch])
-                    except Exception as error:
-                        self._deal_ids.clear()
-                        self.stats.failed_batches += 1
-                        if not batch.done.done():
-                            batch.done.set_exception(error)
+                    single = await self._attempt([batch])
+                    if single is not None:
+                        self._fail([batch], single)
             for batch in batches:
                 if not batch.done.done():
                     batch.done.set_result(None)
 
-    async def _write(self, batches: Sequence[_Batch]) -> None:
-        new_deals: list[tuple[str, int]] = []
+    async def _attempt(self, batches: Sequence[_Batch]) -> Exception | None:
+        """Write ``batches`` in one transaction; the error if they were not stored, else None."""
+        attempt = _Attempt()
         try:
-            await self._transactions.run(partial(self._write_group, batches, new_deals))
-        except BaseException:
-            for key in new_deals:
-                self._deal_ids.pop(key, None)
+            await self._transactions.run(partial(self._write_group, batches, attempt))
+        except Exception as error:
+            self._deal_ids.clear()  # ids cached by the transaction may have been rolled back
             for batch in batches:
                 if any(isinstance(op, RoomCreated) for op in batch.ops):
                     self._room_ids.pop(batch.code, None)
-            raise
+            if attempt.written and await self._stored_after_all(batches):
+                log.warning("a commit failed (%s) but was stored", type(error).__name__)
+                return None
+            return error
+        return None
+
+    async def _stored_after_all(self, batches: Sequence[_Batch]) -> bool:
+        """Whether a group whose commit failed was stored after all (its rooms' versions are).
+
+        Only a failure during the commit leaves the outcome unknown (a connection lost after
+        COMMIT was sent). Every batch raises its room's version, and a new room's row exists
+        only once stored, so the stored versions tell. The writer waits for the database to
+        answer: telling a room "not stored" when it was would make it store the step twice.
+        """
+        codes = [b.code for b in batches]
+        delay = 0.1
+        while True:
+            try:
+                stored = await self._transactions.run(partial(_stored_versions, codes))
+                return all(stored.get(b.code) == b.version for b in batches)
+            except Exception as error:
+                log.warning("cannot tell yet whether a failed commit was stored: %r", error)
+                await asyncio.sleep(delay)
+                delay = min(5.0, delay * 2)
+
+    def _fail(self, batches: Sequence[_Batch], error: Exception) -> None:
+        """Tell the rooms waiting on ``batches`` that they were not stored; log it, once with
+        the traceback per streak of failures (an outage fails every group until it ends)."""
+        self._failures += 1
+        if self._failures == 1:
+            log.error("storing %d batches failed", len(batches), exc_info=error)
+        else:
+            log.warning("storing failed again (%d groups in a row): %r", self._failures, error)
+        for batch in batches:
+            if not batch.done.done():
+                self.stats.failed_batches += 1
+                batch.done.set_exception(error)
 
     def _write_group(
-        self, batches: Sequence[_Batch], new_deals: list[tuple[str, int]], connection: Connection
+        self, batches: Sequence[_Batch], attempt: _Attempt, connection: Connection
     ) -> None:
         """The whole group, in one transaction (run by ``Transactions``, maybe in a thread)."""
         rows = _GroupRows()
         for batch in batches:
             room_id = self._room_id(connection, batch)
             for op in batch.ops:
-                self._apply(connection, room_id, op, new_deals, rows)
+                self._apply(connection, room_id, op, rows)
             rows.versions.append({"room_id": room_id, "version": batch.version})
         rows.write(connection, self._prune_chat)
+        attempt.written = True  # only the commit is left
 
     def _room_id(self, connection: Connection, batch: _Batch) -> int:
         for op in batch.ops:
@@ -253,14 +311,7 @@ class SqlStore:
             cached = self._deal_ids[key] = found
         return cached
 
-    def _apply(
-        self,
-        connection: Connection,
-        room_id: int,
-        op: Op,
-        new_deals: list[tuple[str, int]],
-        rows: _GroupRows,
-    ) -> None:
+    def _apply(self, connection: Connection, room_id: int, op: Op, rows: _GroupRows) -> None:
         """Write the rare ops at once (in order); queue the frequent ones in ``rows``."""
         match op:
             case RoomCreated():
@@ -314,7 +365,6 @@ class SqlStore:
                     ),
                 )
                 self._deal_ids[(op.match_id, op.number)] = deal_id
-                new_deals.append((op.match_id, op.number))
             case ShuffleCommitted(seed=seed):
                 connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(next_seed=seed)
@@ -445,6 +495,18 @@ class SqlStore:
         async with self._sessions() as session:
             rows = await session.scalars(select(m.Room.code).where(wanted).order_by(m.Room.id))
             return list(rows)
+
+
+def _is_outage(error: Exception) -> bool:
+    """Whether the database failed rather than the batch: locked, unreachable, disconnected."""
+    if isinstance(error, DBAPIError):
+        return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError)
+    return isinstance(error, OSError | TimeoutError)
+
+
+def _stored_versions(codes: Sequence[str], connection: Connection) -> dict[str, int]:
+    rows = connection.execute(select(ROOMS.c.code, ROOMS.c.version).where(ROOMS.c.code.in_(codes)))
+    return {code: version for code, version in rows}
 
 
 def _room_values(config: RoomConfig) -> dict[str, Any]:

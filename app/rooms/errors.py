@@ -21,3 +21,12 @@ class RoomError(Exception):
         if self.rule is not None:
             out["rule"] = self.rule
         return out
+
+
+def server_error() -> RoomError:
+    """What a client is told when the server failed it (the database is down, a bug): a stable
+    code and a message that says nothing of the cause. The cause goes to the server log only:
+    a driver's message quotes the SQL and the values bound to it, which can be a deck."""
+    return RoomError(
+        "server_error", "The server could not do this just now; nothing changed. Try again."
+    )

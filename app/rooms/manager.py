@@ -14,9 +14,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.bots import LEVELS
-from app.rooms.errors import RoomError
-from app.rooms.ports import BotPolicy, RoomConfig, RoomCreated, SeatRecord, Store
+from app.rooms.errors import RoomError, server_error
+from app.rooms.ports import (
+    BotPolicy,
+    RoomConfig,
+    RoomCreated,
+    SeatRecord,
+    ShuffleCommitted,
+    Store,
+)
 from app.rooms.room import FINISHED, SEATS, WAITING, Room, RoomTimings
+from app.rooms.shuffle import new_seed
 from app.rooms.thinking import InlineBot
 from app.rules import Ruleset
 
@@ -144,9 +152,16 @@ class RoomManager:
             turn_seconds=turn_seconds,
             bot_level=bot_level,
         )
-        await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
+        seed = new_seed()  # the first deal's: its commitment is public from the start
+        try:
+            await self._store.commit(
+                config.code, 0, [RoomCreated(config, tuple(seats)), ShuffleCommitted(seed)]
+            )
+        except Exception as error:
+            log.error("room %s could not be stored", config.code, exc_info=error)
+            raise server_error() from error
         policy = self._policy_factory(bot_level)
-        room = Room(config, self._store, policy, self._timings, seats=seats)
+        room = Room(config, self._store, policy, self._timings, seats=seats, next_seed=seed)
         self._rooms[config.code] = room
         self._public.add(room)
         room.start()
@@ -166,6 +181,12 @@ class RoomManager:
         try:
             room = await self._load(code)
             future.set_result(room)
+        except Exception as error:
+            log.error("room %s could not be loaded", code, exc_info=error)
+            failure = server_error()  # the cause (SQL, stored values) is for the log only
+            future.set_exception(failure)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise failure from error
         except BaseException as error:
             future.set_exception(error)
             raise
@@ -191,10 +212,8 @@ class RoomManager:
         since = datetime.now(UTC) - timedelta(seconds=self._idle_seconds)
         codes = await self._store.active_room_codes(waiting_since=since)
         for code in codes:
-            try:
+            with contextlib.suppress(RoomError):  # logged by get; it loads when someone opens it
                 await self.get(code)
-            except Exception:
-                log.exception("room %s could not be restored", code)
         return len(codes)
 
     def public_rooms(self, offset: int = 0, limit: int | None = None) -> list[Room]:

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
     ActionTaken,
@@ -77,6 +77,8 @@ class RoomTimings:
     event_backlog: int = 256
     chat_max_chars: int = 300
     chat_history: int = 50
+    retry_seconds: float = 0.5  # a timed step that failed waits this long before it tries again,
+    retry_max_seconds: float = 30.0  # doubling with each failure in a row, up to this
 
 
 @dataclass(slots=True)
@@ -140,6 +142,7 @@ class Room:
         # players sent for it, by player: mixed in when that deal is drawn (app.rooms.shuffle).
         self._next_seed = next_seed
         self._entropy: dict[str, str] = {}
+        self._failures = 0  # commands that failed in a row (storage down): backoff, quiet logs
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -187,7 +190,7 @@ class Room:
         """Run the actor; a restored room resumes its clocks (turn, away players, next deal)."""
         self._task = asyncio.create_task(self._run(), name=f"room-{self.config.code}")
         if self._next_seed is None:
-            self._post(self._commit_next_seed)  # queued before anyone can connect
+            self._post(self._commit_next_seed)  # a room stored before commitments existed
         if self.status == PLAYING:
             for seat, record in enumerate(self.seats):
                 if record.player_id is not None and not self._connected(seat):
@@ -228,9 +231,9 @@ class Room:
                 if not future.done():
                     future.set_exception(error)
             except Exception as error:
-                log.exception("room %s: command failed", self.config.code)
+                self._failed(error)
                 if not future.done():
-                    future.set_exception(RoomError("server_error", f"internal error: {error}"))
+                    future.set_exception(server_error())
             else:
                 if not future.done():
                     future.set_result(result)
@@ -247,6 +250,46 @@ class Room:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.add_done_callback(_log_failure)
         self._queue.put_nowait((command, future))
+
+    def _post_retrying(
+        self, step: Callable[[], Awaitable[None]], rearm: Callable[[float], None]
+    ) -> None:
+        """Queue a timer's step, to be armed again by ``rearm`` if it fails (``_retrying``)."""
+        self._post(lambda: self._retrying(step, rearm))
+
+    async def _retrying(
+        self, step: Callable[[], Awaitable[None]], rearm: Callable[[float], None]
+    ) -> None:
+        """Run a step that no client waits for; if it fails, arm it again after a backoff.
+
+        Timed steps (the next deal, a bot's move, the turn clock, a stand-in) are what moves a
+        room when nobody asks: one that failed for good, say while the database was locked,
+        would leave the room waiting for ever. A failed step changed nothing (it commits before
+        it swaps its state in), so running it again cannot apply anything twice.
+        """
+        try:
+            await step()
+        except Exception as error:
+            rearm(self._failed(error))
+
+    def _failed(self, error: Exception) -> float:
+        """Log a failed command and return how long a timed step waits before it tries again.
+
+        The traceback is logged once per streak of failures: an outage of the database fails
+        every command of every room, and one traceback per action would bury the log.
+        """
+        self._failures += 1
+        if self._failures == 1:
+            log.error("room %s: a command failed", self.config.code, exc_info=error)
+        else:
+            log.warning(
+                "room %s: failed again (%d in a row): %s",
+                self.config.code,
+                self._failures,
+                type(error).__name__,
+            )
+        backoff = self._timings.retry_seconds * 2.0 ** min(self._failures - 1, 16)
+        return min(self._timings.retry_max_seconds, backoff)
 
     # ---- public commands (each runs inside the actor) ------------------------------------
 
@@ -351,10 +394,34 @@ class Room:
         return player_id is not None and any(s.player_id == player_id for s in self._subscribers)
 
     async def _connect(self, subscriber: Subscriber, last_version: int | None) -> None:
+        """Subscribe, catch the client up, and tell the table that a player is back.
+
+        If that news cannot be stored the connect fails as a whole: the subscriber is dropped
+        again, and the seat keeps its stand-in and away clock. A subscriber left behind by a
+        failed hello would be a ghost: nobody disconnects it, so the seat would look taken for
+        ever, no stand-in would come, and the room would never be idle.
+        """
         seat = self.seat_of(subscriber.player_id)
         was_connected = seat is not None and self._connected(seat)
         host_was_here = self._host_here()
+        standins = set(self.standins)
         self._subscribers[subscriber] = None
+        try:
+            self._catch_up(subscriber, seat, last_version)
+            if seat is not None and not was_connected:
+                self.standins.discard(seat)
+                await self._commit([], [self._room_event()])
+                self._cancel_away_timer(seat)
+                self._schedule_turn()
+            elif self._host_here() != host_was_here:  # a watching host is back
+                await self._commit([], [self._room_event()])
+        except BaseException:
+            self._subscribers.pop(subscriber, None)
+            self.standins = standins
+            raise
+
+    def _catch_up(self, subscriber: Subscriber, seat: int | None, last_version: int | None) -> None:
+        """The events a client missed since ``last_version``, or a snapshot if they are gone."""
         missed = None if last_version is None else self._backlog.since(last_version, self.version)
         if missed is None:
             snapshot = self.snapshot(seat, subscriber.player_id)
@@ -363,13 +430,6 @@ class Room:
             for event in missed:
                 subscriber.send(event.frame(seat))
                 event.release()
-        if seat is not None and not was_connected:
-            self._cancel_away_timer(seat)
-            self.standins.discard(seat)
-            await self._commit([], [self._room_event()])
-            self._schedule_turn()
-        elif self._host_here() != host_was_here:  # a watching host is back
-            await self._commit([], [self._room_event()])
 
     async def _disconnect(self, subscriber: Subscriber) -> None:
         host_was_here = self._host_here()
@@ -529,7 +589,8 @@ class Room:
         self._schedule_turn()
 
     async def _commit_next_seed(self) -> None:
-        """Draw and store the next deal's seed, for a new room (or one stored without)."""
+        """Draw and store the next deal's seed, for a room stored without one (rooms made
+        before commitments existed; a new room stores its first seed with itself)."""
         if self._next_seed is not None:
             return
         seed = new_seed()
@@ -551,7 +612,9 @@ class Room:
     def _schedule_next_deal(self, delay: float) -> None:
         if self._next_deal_timer is not None:
             return
-        self._next_deal_timer = self._timer(delay, lambda: self._post(self._start_deal))
+        self._next_deal_timer = self._timer(
+            delay, lambda: self._post_retrying(self._start_deal, self._schedule_next_deal)
+        )
 
     # ---- seats and starting ------------------------------------------------------------
 
@@ -679,7 +742,8 @@ class Room:
         for seat, record in enumerate(self.seats):
             if record.player_id is not None and not self._connected(seat):
                 self._start_away_timer(seat)
-        await self._start_deal()
+        # The match is stored: if its first deal cannot be, it comes with the retry.
+        await self._retrying(self._start_deal, self._schedule_next_deal)
 
     # ---- chat --------------------------------------------------------------------------
 
@@ -717,8 +781,9 @@ class Room:
     def _bot_plays(self, seat: int) -> bool:
         return self.seats[seat].bot or seat in self.standins
 
-    def _schedule_turn(self) -> None:
-        """Arm the clock for whoever is to act: a bot's move, or the turn timer of a person."""
+    def _schedule_turn(self, retry: float | None = None) -> None:
+        """Arm the clock for whoever is to act: a bot's move, or the turn timer of a person
+        (``retry``: after that many seconds instead, since the last attempt failed)."""
         if self._turn_timer is not None:
             self._turn_timer.handle.cancel()
             self._turn_timer = None
@@ -738,7 +803,10 @@ class Room:
             return
         self._turn_gen += 1
         gen = self._turn_gen
-        self._turn_timer = self._timer(delay, lambda: self._post(lambda: self._auto_play(gen)))
+        self._turn_timer = self._timer(
+            delay if retry is None else retry,
+            lambda: self._post_retrying(lambda: self._auto_play(gen), self._schedule_turn),
+        )
 
     async def _auto_play(self, gen: int) -> None:
         """A bot's move, or the move the clock makes for a person who ran out of time."""
@@ -765,11 +833,15 @@ class Room:
             deadline = int(timer.deadline * 1000)
         return {"seat": seat, "deadline": deadline, "bot": self._bot_plays(seat)}
 
-    def _start_away_timer(self, seat: int) -> None:
+    def _start_away_timer(self, seat: int, delay: float | None = None) -> None:
+        """The grace period of an away player (``delay``: a retry after a failed stand-in)."""
         if seat in self._away_timers or seat in self.standins:
             return
         self._away_timers[seat] = self._timer(
-            self._timings.grace_seconds, lambda: self._post(lambda: self._replace_away(seat))
+            self._timings.grace_seconds if delay is None else delay,
+            lambda: self._post_retrying(
+                lambda: self._replace_away(seat), lambda d: self._start_away_timer(seat, d)
+            ),
         )
 
     def _cancel_away_timer(self, seat: int) -> None:
@@ -783,7 +855,11 @@ class Room:
         if self.status != PLAYING or self._connected(seat) or self.seats[seat].player_id is None:
             return
         self.standins.add(seat)
-        await self._commit([], [self._room_event()])
+        try:
+            await self._commit([], [self._room_event()])
+        except BaseException:
+            self.standins.discard(seat)
+            raise
         self._schedule_turn()
 
     # ---- committing and sending ------------------------------------------------------------
@@ -792,6 +868,11 @@ class Room:
         """Number the events, make the writes durable, then send the events to everyone."""
         version = self.version + len(events)
         await self._store.commit(self.config.code, version, ops)
+        if self._failures:
+            log.info(
+                "room %s: storing works again after %d failures", self.config.code, self._failures
+            )
+            self._failures = 0
         for i, event in enumerate(events, start=self.version + 1):
             event.v = i
         self.version = version

@@ -26,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 from starlette.types import Message
 
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, server_error
 from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
@@ -42,6 +42,7 @@ CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_TOO_SLOW = 4408  # the client did not read its frames, or did not say hello in time
 CLOSE_FLOODING = 1008  # "policy violation"
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
+CLOSE_TRY_AGAIN = 1013  # "try again later": a hello failed on the server's side (storage down)
 
 # Room codes are URL-safe base64 (app/rooms/manager.py) within their String(32) column: anything
 # else is refused before a lookup, so that junk in the path (a NUL byte) never reaches the database.
@@ -273,6 +274,8 @@ class _Session:
                 self._error(bad.command_id, bad.code, bad.message)
                 continue
             await self._handle(envelope, data)
+            if self.connection.closing:
+                return
             if self.room.closed:
                 self.connection.close(CLOSE_RELOAD, "room reloaded: reconnect")
                 return
@@ -308,8 +311,13 @@ class _Session:
             else:
                 player = self._require_player()
                 version = await self._command(player, envelope, data)
-        except RoomError as error:
-            self._error(envelope.id, error.code, error.message, error.rule)
+        except Exception as error:
+            refusal = error if isinstance(error, RoomError) else server_error()
+            if refusal is not error:  # the details (SQL and its values) are for the log only
+                log.error("%s command failed", envelope.t, exc_info=error)
+            self._error(envelope.id, refusal.code, refusal.message, refusal.rule)
+            if refusal.code == "server_error" and not self.joined:
+                self.connection.close(CLOSE_TRY_AGAIN, "try again later")  # clients reconnect
             return
         self.connection.reply("ack", {"id": envelope.id, "v": version})
 

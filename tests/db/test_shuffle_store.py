@@ -75,13 +75,13 @@ async def test_the_shuffle_survives_a_restart_and_is_exported(database_url: str)
     engine = make_engine(database_url)
     history = History(make_sessionmaker(engine))
     try:
-        deal = await history.deal_record(match_id, 1)
+        deal = await history.deal_record(match_id, 1, reader="host")
         assert deal is not None
         assert deal["commitment"] == before["commitment"]
         assert deal["contributions"] == [{"seat": 0, "entropy": entropy}]
         assert deal["seed"] == end["d"]["shuffle"]["seed"]
         assert verify_record(deal) == [{"number": 1, "verdict": VERIFIED}]
-        match = await history.match_record(match_id)
+        match = await history.match_record(match_id, reader="host")
         assert match is not None and verify_record(match)[0]["verdict"] == VERIFIED
     finally:
         await engine.dispose()
@@ -102,7 +102,7 @@ async def test_deals_and_rooms_stored_before_commitments_still_load_and_export(
         await connection.execute(update(m.Room).values(next_seed=None))
     history = History(make_sessionmaker(engine))
     try:
-        deal = await history.deal_record(match_id, 1)
+        deal = await history.deal_record(match_id, 1, reader="host")
         assert deal is not None and deal["commitment"] is None and deal["contributions"] == []
         assert verify_record(deal) == [{"number": 1, "verdict": UNCOMMITTED}]
     finally:

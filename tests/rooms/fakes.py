@@ -13,15 +13,35 @@ from app.rooms.ports import Op, StoredRoom
 
 
 class MemoryStore:
+    """Records commits. ``fail_next`` fails one commit; ``refuse`` fails every commit whose ops
+    it answers True for (an outage: ``lambda ops: True``), and ``refused`` counts those."""
+
     def __init__(self) -> None:
         self.commits: list[tuple[str, int, list[Op]]] = []
         self.fail_next = False
+        self.refuse: Callable[[list[Op]], bool] | None = None
+        self.refused = 0
+        self._refusal = asyncio.Event()
 
     async def commit(self, code: str, version: int, ops: Sequence[Op]) -> None:
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
+        if self.refuse is not None and self.refuse(list(ops)):
+            self.refused += 1
+            self._refusal.set()
+            raise OSError(f"INSERT INTO deals (deck) VALUES ({list(ops)!r}): database is locked")
         self.commits.append((code, version, list(ops)))
+
+    async def refusals(self, count: int, timeout: float = 10) -> None:
+        """Wait until ``count`` commits in all were refused."""
+
+        async def wait() -> None:
+            while self.refused < count:
+                self._refusal.clear()
+                await self._refusal.wait()
+
+        await asyncio.wait_for(wait(), timeout)
 
     async def load_room(self, code: str) -> StoredRoom | None:
         return None
