@@ -188,7 +188,11 @@ def websocket_router(
             wire.gate.release(address)
 
     async def serve_room(websocket: WebSocket, code: str) -> None:
-        room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
+        try:
+            room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
+        except RoomError as error:  # storage down while loading: the manager logged the cause
+            await wire.refuse(websocket, Refusal(error.code, error.message, CLOSE_TRY_AGAIN))
+            return
         if room is None:
             unknown = Refusal("unknown_room", "No room has this code.", CLOSE_UNKNOWN_ROOM)
             await wire.refuse(websocket, unknown)

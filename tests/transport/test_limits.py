@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -180,3 +181,24 @@ async def test_a_room_keeps_only_its_last_chat_lines_in_the_database(settings: S
     finally:
         await engine.dispose()
     assert stored == 3
+
+
+async def test_a_room_that_cannot_be_loaded_is_a_server_error_and_a_close_to_retry(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage down while a room is loaded for a new socket: the client is told `server_error`
+    (nothing of the cause) and the close says "try again later" (1013), not a bare 1011."""
+    async with serving(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
+        code, _token = await new_room(http)
+        manager = server.app.state.services.rooms
+        assert await manager.evict_idle(time.monotonic() + 3600) == [code]
+
+        async def broken(_code: str) -> None:
+            raise OSError("SELECT * FROM rooms WHERE code = 'secret': database is locked")
+
+        monkeypatch.setattr(manager, "_load", broken)
+        async with connect(f"{server.ws_url}/ws/rooms/{code}") as ws:
+            seen: list[dict[str, Any]] = []
+            error, close = await refused(ws, seen)
+        assert (error, close) == ("server_error", 1013)
+        assert "SELECT" not in json.dumps(seen)
