@@ -16,6 +16,11 @@ from app.rooms.errors import RoomError
 STATUS = {
     "not_authenticated": 401,
     "bad_token": 401,
+    "bad_login": 401,
+    "unknown_session": 404,
+    "bad_username": 422,
+    "weak_password": 422,
+    "login_limited": 429,
     "not_host": 403,
     "not_seated": 403,
     "unknown_room": 404,

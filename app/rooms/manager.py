@@ -44,11 +44,13 @@ class RoomManager:
         timings: RoomTimings,
         policy_factory: Callable[[str], BotPolicy] = bot_for,
         idle_seconds: float = 600.0,
+        on_match_end: Callable[[str], None] | None = None,
     ) -> None:
         self._store = store
         self._timings = timings
         self._policy_factory = policy_factory
         self._idle_seconds = idle_seconds
+        self._on_match_end = on_match_end  # told each finished match's id (ratings)
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -65,6 +67,7 @@ class RoomManager:
         bot_level: str = "basic",
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
+        rated: bool = False,
     ) -> Room:
         """A new room, stored before it is returned; the host sits in ``host_seat``."""
         try:
@@ -90,10 +93,12 @@ class RoomManager:
             public=public,
             turn_seconds=turn_seconds,
             bot_level=bot_level,
+            rated=rated,
         )
         await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
         policy = self._policy_factory(bot_level)
         room = Room(config, self._store, policy, self._timings, seats=seats)
+        room.on_match_end = self._on_match_end
         self._rooms[config.code] = room
         room.start()
         return room
@@ -125,6 +130,7 @@ class RoomManager:
             return None
         policy = self._policy_factory(stored.config.bot_level)
         room = Room.restore(stored, self._store, policy, self._timings)
+        room.on_match_end = self._on_match_end
         self._rooms[code] = room
         room.start()
         return room

@@ -133,6 +133,8 @@ class Room:
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
         self._away_timers: dict[int, _Timer] = {}
         self._next_deal_timer: _Timer | None = None
+        self.on_match_end: Callable[[str], None] | None = None
+        """Told the id of each match this room finishes, once it is stored (ratings)."""
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -289,6 +291,7 @@ class Room:
             "public": self.config.public,
             "turn_seconds": self.config.turn_seconds,
             "bot_level": self.config.bot_level,
+            "rated": self.config.rated,
             "host": self.config.host_id,
             "host_here": self._host_here(),
             "status": self.status,
@@ -421,6 +424,8 @@ class Room:
             match.finished_deals.append(state)
             if self.status == FINISHED:
                 self._finish_match()
+                if self.on_match_end is not None:
+                    self.on_match_end(match.match_id)
             else:
                 self._schedule_next_deal(self._timings.deal_pause_seconds)
         self._schedule_turn()
