@@ -50,6 +50,34 @@ class SessionOut(BaseModel):
 UserAgent = Annotated[str, Header(alias="User-Agent")]
 
 
+BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iOS"),
+    ("iPad", "iOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_label(user_agent: str) -> str:
+    """ "Firefox · Android": enough for a person to tell their devices apart in the list of
+    sessions, without keeping the whole User-Agent string."""
+    found = [
+        next((name for mark, name in table if mark in user_agent), None)
+        for table in (BROWSERS, SYSTEMS)
+    ]
+    return " · ".join(part for part in found if part) or user_agent[:40]
+
+
 def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
@@ -65,7 +93,7 @@ async def claim(
     """Make the calling guest an account; its matches stay its own and this device stays
     signed in (its token becomes the account's first session)."""
     username = await services.accounts.claim(
-        player, token, body.username, body.password.get_secret_value(), user_agent
+        player, token, body.username, body.password.get_secret_value(), device_label(user_agent)
     )
     return AccountOut(id=player.id, name=player.name, username=username)
 
@@ -76,7 +104,10 @@ async def login(
 ) -> SignedInOut:
     """A new session on this device. Failures are limited per username and per address."""
     signed = await services.accounts.login(
-        body.username, body.password.get_secret_value(), _address(request), user_agent
+        body.username,
+        body.password.get_secret_value(),
+        _address(request),
+        device_label(user_agent),
     )
     return SignedInOut(
         id=signed.player.id, name=signed.player.name, username=signed.username, token=signed.token

@@ -112,7 +112,7 @@ export const WORDS = {
     view_profile: "Profil",
   },
   bg: {
-    nav_account: "Профил",
+    nav_account: "Акаунт",
     nav_ratings: "Класации",
     account: "Акаунт",
     account_needs_name: "Първо изберете име в лобито или влезте в акаунта си.",

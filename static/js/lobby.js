@@ -240,7 +240,7 @@ export function showLobby(app) {
   get("/api/rules")
     .then((rules) => {
       quick = quickPlayPanel(rules.presets);
-      createBox.before(quick.panel);
+      list.closest("section").before(quick.panel);
       clear(createBox);
       createBox.append(h("h2", { text: t("create_room") }), createForm(rules));
     })

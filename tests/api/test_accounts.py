@@ -9,6 +9,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from app.api.accounts import device_label
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.settings import Settings
@@ -63,6 +64,30 @@ async def test_a_claimed_guest_signs_in_on_another_device_as_the_same_player(
     sessions = (await http.get("/api/accounts/sessions", headers=bearer(body["token"]))).json()
     assert [s["current"] for s in sessions] == [False, True]
     assert sessions[1]["label"] == "phone"
+
+
+@pytest.mark.parametrize(
+    ("agent", "label"),
+    [
+        (
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/131.0 Mobile Safari/537.36",
+            "Chrome · Android",
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+            "Safari · iOS",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; rv:133.0) Gecko/20100101 Firefox/133.0",
+            "Firefox · Windows",
+        ),
+        ("curl/8.5", "curl/8.5"),
+    ],
+)
+def test_a_session_is_labelled_with_its_browser_and_system(agent: str, label: str) -> None:
+    assert device_label(agent) == label
 
 
 async def test_sessions_are_revoked_by_logout_by_id_and_by_a_new_password(
