@@ -64,6 +64,9 @@ async def test_a_claimed_guest_signs_in_on_another_device_as_the_same_player(
     sessions = (await http.get("/api/accounts/sessions", headers=bearer(body["token"]))).json()
     assert [s["current"] for s in sessions] == [False, True]
     assert sessions[1]["label"] == "phone"
+    # The claiming device's token is a session now: logging out there really ends it.
+    assert (await http.post("/api/accounts/logout", headers=guest.auth)).status_code == 204
+    assert code_of(await http.get("/api/players/me", headers=guest.auth)) == (401, "bad_token")
 
 
 @pytest.mark.parametrize(
