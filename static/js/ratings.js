@@ -64,7 +64,7 @@ export function showLeaderboard(app, preset) {
           h(
             "table",
             { class: "history-table leaderboard-table" },
-            h("thead", {}, h("tr", {}, [t("rank"), t("player"), t("rating"), t("matches"), t("win_rate")].map((x) => h("th", { text: x })))),
+            h("thead", {}, h("tr", {}, h("th", { text: t("rank") }), h("th", { text: t("player") }), [t("rating"), t("matches"), t("win_rate")].map((x) => h("th", { class: "num", text: x })))),
             h(
               "tbody",
               {},
@@ -92,9 +92,10 @@ export function showLeaderboard(app, preset) {
   return {};
 }
 
-/** The rating after each rated match, one line per game, as an SVG that scales to its box. */
-function chart(history) {
-  const width = 640;
+/** The rating after each rated match, one line per game, as an SVG that scales to its box
+ * (drawn for the box's width, so that its text keeps its size on a phone). */
+function chart(history, boxWidth) {
+  const width = Math.round(Math.max(300, Math.min(900, boxWidth || 640)));
   const height = 220;
   const pad = { left: 44, right: 12, top: 12, bottom: 24 };
   const values = [0, ...history.map((c) => c.after), ...history.map((c) => c.before)];
@@ -165,7 +166,7 @@ export function showProfile(app, playerId) {
             h(
               "table",
               { class: "history-table ratings-table" },
-              h("thead", {}, h("tr", {}, [t("preset"), t("rating"), t("matches"), t("wins"), ""].map((x) => h("th", { text: x })))),
+              h("thead", {}, h("tr", {}, h("th", { text: t("preset") }), [t("rating"), t("matches"), t("wins")].map((x) => h("th", { class: "num", text: x })))),
               h(
                 "tbody",
                 {},
@@ -173,11 +174,10 @@ export function showProfile(app, playerId) {
                   h(
                     "tr",
                     { dataset: { preset: r.preset, mu: String(r.mu), sigma: String(r.sigma) } },
-                    h("td", { text: t(`preset_${r.preset}`) }),
+                    h("td", {}, h("a", { href: `#/ratings/${encodeURIComponent(r.preset)}`, title: t("leaderboard"), text: t(`preset_${r.preset}`) })),
                     h("td", { class: "num rating-value", text: fmt(r.rating) }),
                     h("td", { class: "num", text: String(r.matches) }),
                     h("td", { class: "num", text: String(r.wins) }),
-                    h("td", {}, h("a", { class: "button", href: `#/ratings/${encodeURIComponent(r.preset)}`, text: t("leaderboard") })),
                   ),
                 ),
               ),
@@ -185,7 +185,7 @@ export function showProfile(app, playerId) {
           ),
         );
       }
-      box.append(h("h3", { text: t("rating_history") }), profile.history.length ? chart(profile.history) : h("p", { class: "muted", text: t("no_rating_history") }));
+      box.append(h("h3", { text: t("rating_history") }), profile.history.length ? chart(profile.history, box.clientWidth - 32) : h("p", { class: "muted", text: t("no_rating_history") }));
       box.append(
         h("h3", { text: t("recent_matches") }),
         matches.length
