@@ -16,13 +16,11 @@ router = APIRouter(prefix="/api/accounts", tags=["accounts"])
 SECRET_MAX = 1000
 
 
-class ClaimIn(BaseModel):
+class CredentialsIn(BaseModel):
+    """Claiming and logging in; ``SecretStr`` keeps the password out of any repr or log."""
+
     username: str = Field(max_length=100, examples=["ivana"])
     password: SecretStr = Field(max_length=SECRET_MAX)
-
-
-class LoginIn(ClaimIn):
-    pass
 
 
 class PasswordIn(BaseModel):
@@ -84,7 +82,7 @@ def _address(request: Request) -> str:
 
 @router.post("", status_code=201, response_model=AccountOut)
 async def claim(
-    body: ClaimIn,
+    body: CredentialsIn,
     player: PlayerDep,
     token: TokenDep,
     services: ServicesDep,
@@ -100,7 +98,7 @@ async def claim(
 
 @router.post("/login", response_model=SignedInOut)
 async def login(
-    body: LoginIn, request: Request, services: ServicesDep, user_agent: UserAgent = ""
+    body: CredentialsIn, request: Request, services: ServicesDep, user_agent: UserAgent = ""
 ) -> SignedInOut:
     """A new session on this device. Failures are limited per username and per address."""
     signed = await services.accounts.login(

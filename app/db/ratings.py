@@ -64,10 +64,22 @@ class Ratings:
     async def record(self, match_id: str) -> bool:
         """Rate a finished match if the rule allows it; True when ratings moved."""
         async with self._lock:
-            try:
-                return await self._record(match_id)
-            except IntegrityError:
-                return False  # rated already (by another node, or a retry)
+            for _ in range(3):
+                try:
+                    return await self._record(match_id)
+                except IntegrityError:
+                    # Rated already (by a retry, or another node), or another node created one
+                    # of these players' first rating row meanwhile: then read it and try again.
+                    if await self._rated(match_id):
+                        return False
+            raise RuntimeError(f"match {match_id} could not be rated: rows keep conflicting")
+
+    async def _rated(self, match_id: str) -> bool:
+        async with self._sessions() as session:
+            found = await session.scalar(
+                select(m.RatingChange.match_id).where(m.RatingChange.match_id == match_id).limit(1)
+            )
+        return found is not None
 
     async def _record(self, match_id: str) -> bool:
         async with self._sessions.begin() as session:
@@ -146,7 +158,9 @@ class Ratings:
         await session.flush()
 
     async def catch_up(self) -> int:
-        """Rate the finished matches of rated rooms that have no rating yet, oldest first."""
+        """Rate the finished matches of rated rooms that have no rating yet, oldest first
+        (those with a bot, casual by rule, are left out of the query: they would be read again
+        at every start)."""
         async with self._sessions() as session:
             pending = (
                 await session.scalars(
@@ -156,6 +170,7 @@ class Ratings:
                         m.Room.rated,
                         m.Match.finished,
                         ~exists().where(m.RatingChange.match_id == m.Match.id),
+                        ~exists().where(m.MatchSeat.match_id == m.Match.id, m.MatchSeat.bot),
                     )
                     .order_by(m.Match.finished_at)
                 )

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -160,3 +162,39 @@ def test_free_for_all_sides_of_one_rate_as_openskill_computes() -> None:
     expected = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[2, 0, 1])
     assert [s[0].mu for s in after] == [r[0].mu for r in expected]
     assert after[1][0].mu > after[2][0].mu > after[0][0].mu
+
+
+async def test_a_first_rating_made_meanwhile_elsewhere_is_read_and_the_match_still_rated(
+    db: tuple[SqlStore, Ratings], database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two nodes rating two matches of new players at once: the other node inserts the players'
+    first rating rows after this one read that there were none; this one must then read them
+    and rate again, not drop its match."""
+    store, ratings = db
+    await finished_match(store, "m1")
+    await finished_match(store, "m2")
+    raced = False
+
+    async def other_node_first() -> None:
+        engine = make_engine(database_url)
+        try:
+            assert await Ratings(make_sessionmaker(engine)).record("m2") is True
+        finally:
+            await engine.dispose()
+
+    def rate_after_the_other_node(sides: Any, ranks: Any) -> Any:
+        nonlocal raced
+        if not raced:
+            raced = True
+            # Run the other node's whole rating now, between this one's read and its write.
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=lambda: loop.run_until_complete(other_node_first()))
+            thread.start()
+            thread.join()
+            loop.close()
+        return rate(sides, ranks)
+
+    monkeypatch.setattr("app.db.ratings.rate", rate_after_the_other_node)
+    assert await ratings.record("m1") is True
+    board = {row["player"]: row for row in await ratings.leaderboard("bulgarian")}
+    assert board["ann"]["matches"] == 2 and raced
