@@ -18,6 +18,7 @@ STATUS = {
     "bad_token": 401,
     "bad_login": 401,
     "unknown_session": 404,
+    "not_queued": 404,
     "bad_username": 422,
     "weak_password": 422,
     "login_limited": 429,
