@@ -39,7 +39,6 @@ export const WORDS = {
     matches: "Matches",
     wins: "Wins",
     win_rate: "Win rate",
-    profile: "Profile",
     your_profile: "Your profile",
     rating_history: "Rating history",
     no_rating_history: "No rated match yet.",
@@ -54,7 +53,6 @@ export const WORDS = {
     looking: "Looking for players… {n} s",
     cancel: "Cancel",
     seated_found: "Table found!",
-    view_profile: "Profile",
   },
   fr: {
     nav_account: "Compte",
@@ -94,7 +92,6 @@ export const WORDS = {
     matches: "Parties",
     wins: "Victoires",
     win_rate: "Taux de victoire",
-    profile: "Profil",
     your_profile: "Votre profil",
     rating_history: "Évolution de la cote",
     no_rating_history: "Aucune partie classée pour l'instant.",
@@ -109,7 +106,6 @@ export const WORDS = {
     looking: "Recherche de joueurs… {n} s",
     cancel: "Annuler",
     seated_found: "Table trouvée !",
-    view_profile: "Profil",
   },
   bg: {
     nav_account: "Акаунт",
@@ -149,7 +145,6 @@ export const WORDS = {
     matches: "Игри",
     wins: "Победи",
     win_rate: "Успеваемост",
-    profile: "Профил",
     your_profile: "Вашият профил",
     rating_history: "История на рейтинга",
     no_rating_history: "Още няма игра за рейтинг.",
@@ -164,6 +159,5 @@ export const WORDS = {
     looking: "Търсим играчи… {n} с",
     cancel: "Откажи",
     seated_found: "Намерена маса!",
-    view_profile: "Профил",
   },
 };
