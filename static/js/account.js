@@ -137,6 +137,22 @@ function sessionList(sessions, rerender) {
   );
 }
 
+/** The matches still being played at tables where you sit: the way back to them on this device. */
+function openTables(matches) {
+  return h(
+    "ul",
+    { class: "rooms", id: "open-tables" },
+    matches.map((m) =>
+      h(
+        "li",
+        { class: "room-row", dataset: { room: m.room } },
+        h("div", { class: "room-main" }, h("strong", { text: t(`preset_${m.rules.preset}`) }), h("span", { class: "muted", text: ` · ${t("target")} ${m.target}` })),
+        h("a", { class: "button", href: `#/r/${encodeURIComponent(m.room)}`, text: t("open") }),
+      ),
+    ),
+  );
+}
+
 async function logout() {
   try {
     await post("/api/accounts/logout");
@@ -187,8 +203,12 @@ export function showAccount(app) {
       return;
     }
     if (player.username !== me.username) setPlayer({ ...player, username: me.username });
-    const sessions = await get("/api/accounts/sessions").catch((error) => (showError(error), []));
+    const [sessions, matches] = await Promise.all([
+      get("/api/accounts/sessions").catch((error) => (showError(error), [])),
+      get(`/api/players/${encodeURIComponent(me.id)}/matches`).catch(() => []),
+    ]);
     if (!alive) return;
+    const open = matches.filter((m) => !m.finished && m.room);
     box.append(
       h(
         "section",
@@ -199,6 +219,7 @@ export function showAccount(app) {
         passwordForm(),
       ),
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
+      open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
     );
   }
 

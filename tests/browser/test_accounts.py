@@ -123,6 +123,10 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     ana.wait_for_selector("#signed-in-as")
     assert "ana_k" in ana.inner_text("#signed-in-as")
     ana_id = player_of(ana)["id"]
+    # She starts a game against bots and leaves it running.
+    ana.goto("/")
+    table = ui.create_room(ana, bots=(1, 2, 3), timer=60)
+    ui.start(ana)
 
     # ... and logs in from another browser (a phone): her history and rating are there.
     phone = new_page(viewport=PHONE)
@@ -134,7 +138,13 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     assert player_of(phone)["id"] == ana_id
     phone.wait_for_selector("#sessions .session-row[data-current=true]")
     assert len(phone.query_selector_all("#sessions .session-row")) == 2
+    phone.wait_for_selector(f"#open-tables li[data-room='{table}']")
     phone.screenshot(path=str(artifacts / "account-phone-en.png"), full_page=True)
+    # Her open game is there too: the phone goes back to it, in her seat.
+    phone.click(f"#open-tables li[data-room='{table}'] a")
+    phone.wait_for_selector("#room[data-status=playing]")
+    you = phone.evaluate("() => window.__belote.state.you")
+    assert you == {"player_id": ana_id, "seat": 0}
     phone.click("#nav-history")
     phone.wait_for_selector(f"tr[data-match='{match_id}']")
     phone.click("#my-profile")
@@ -159,7 +169,7 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     phone.click("#nav-account")
     phone.click("#logout")
     phone.wait_for_selector("#name-input")
-    ana.reload()
+    ana.goto("/#/account")
     ana.wait_for_selector("#sessions .session-row")
     assert len(ana.query_selector_all("#sessions .session-row")) == 1
     for lang in ("en", "fr", "bg"):
