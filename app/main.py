@@ -16,16 +16,20 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, matches, players, rooms
+from app.api import accounts, errors, matches, players, quickplay, ratings, rooms
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
+from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.lease import make_lease
 from app.db.players import Players
+from app.db.quickplay import SqlQuickPlayQueue
+from app.db.ratings import Ratings
 from app.db.store import SqlStore
 from app.rooms.manager import RoomManager
+from app.rooms.matchmaking import Matchmaker
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
 from app.settings import Settings
@@ -45,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sqlite_busy_seconds=settings.sqlite_busy_seconds,
     )
     bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
+    ratings_repo = Ratings(sessions)
     manager = RoomManager(
         store,
         RoomTimings(
@@ -58,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,
+        on_match_end=ratings_repo.schedule,
     )
     player_repo = Players(sessions)
 
@@ -69,10 +75,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             store.start()
             await manager.restore_all()
+            await ratings_repo.catch_up()
             manager.start_sweeping()
             yield
         finally:
             await manager.close()
+            await ratings_repo.settled()
             await bots.close()
             await store.close()
             await lease.release()
@@ -90,6 +98,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager,
         History(sessions),
         PerAddressLimiter(settings.create_per_second, settings.create_burst),
+        Accounts(
+            sessions,
+            LoginLimits(
+                settings.login_failures_per_account,
+                settings.login_failures_per_address,
+                settings.login_window_seconds,
+            ),
+        ),
+        ratings_repo,
+        Matchmaker(
+            SqlQuickPlayQueue(sessions),
+            manager,
+            ratings_repo.rating_of,
+            turn_seconds=settings.default_turn_seconds,
+            forget_seconds=settings.quickplay_forget_seconds,
+        ),
     )
     errors.install(app)
     wire_stats = WireStats()
@@ -97,6 +121,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)
+    app.include_router(accounts.router)
+    app.include_router(ratings.router)
+    app.include_router(quickplay.router)
     app.include_router(
         websocket_router(
             manager,

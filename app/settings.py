@@ -141,6 +141,21 @@ class Settings(BaseSettings):
         description="Longest pause before a room tries again a timed step (next deal, bot move, "
         "turn clock, stand-in) that failed, e.g. while the database was unavailable.",
     )
+    login_failures_per_account: int = Field(
+        default=10, ge=1, description="Failed logins to one username allowed per login window."
+    )
+    login_failures_per_address: int = Field(
+        default=50, ge=1, description="Failed logins from one address allowed per login window."
+    )
+    login_window_seconds: float = Field(
+        default=900.0, gt=0, description="The window in which failed logins are counted."
+    )
+    quickplay_forget_seconds: float = Field(
+        default=20.0,
+        gt=0,
+        description="A quick-play ticket whose player has not asked about it for this long "
+        "leaves the queue (the client asks every second or so while it waits).",
+    )
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(
         default=50, ge=0, description="Chat lines a room keeps, in memory and in the database."

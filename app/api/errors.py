@@ -25,6 +25,12 @@ log = logging.getLogger(__name__)
 STATUS = {
     "not_authenticated": 401,
     "bad_token": 401,
+    "bad_login": 401,
+    "unknown_session": 404,
+    "not_queued": 404,
+    "bad_username": 422,
+    "weak_password": 422,
+    "login_limited": 429,
     "not_host": 403,
     "not_seated": 403,
     "unknown_room": 404,
@@ -43,14 +49,17 @@ STATUS = {
 # What each documented refusal means, for the OpenAPI page (``responses``).
 MEANING = {
     400: "`http_error`: the body is not JSON.",
-    401: "`not_authenticated` (no Bearer token) or `bad_token` (an unknown one).",
+    401: "`not_authenticated` (no Bearer token), `bad_token` (an unknown one) or `bad_login` "
+    "(a wrong username or password: the same answer for both).",
     403: "`not_host` or `not_seated`: the room does not let you do that.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
-    409: "The room's state does not allow it now (`seat_taken`, `match_in_progress`, …).",
+    409: "The state does not allow it now (`seat_taken`, `match_in_progress`, `username_taken`, "
+    "`already_claimed`, `not_an_account`, …).",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`.",
-    429: "`rate_limited`: too many new players or rooms from your address; nothing was created.",
+    429: "`rate_limited`: too many new players or rooms from your address, nothing was created; "
+    "`login_limited`: too many failed logins for that username or from your address.",
     503: "`room_closed`: the room was being put away; retry.",
 }
 

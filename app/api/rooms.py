@@ -44,6 +44,7 @@ class RoomIn(BaseModel):
         description="The bots of this room, in empty seats and standing in for absent players.",
     )
     seat: int | None = Field(default=0, description="Where the host sits (null: do not sit).")
+    rated: bool = Field(default=False, description="Matches move ratings (see Ratings).")
 
 
 class StartIn(BaseModel):
@@ -115,6 +116,7 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
         bot_level=body.bot_level,
         bots=tuple(body.bots),
         host_seat=body.seat,
+        rated=body.rated,
     )
     return _out(room)
 

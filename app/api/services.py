@@ -8,10 +8,13 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.db.accounts import Accounts
 from app.db.history import History
 from app.db.players import Players
+from app.db.ratings import Ratings
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
+from app.rooms.matchmaking import Matchmaker
 from app.rooms.ports import Player
 from app.settings import Settings
 from app.transport.ratelimit import PerAddressLimiter
@@ -24,6 +27,9 @@ class Services:
     rooms: RoomManager
     history: History
     creations: PerAddressLimiter
+    accounts: Accounts
+    ratings: Ratings
+    quickplay: Matchmaker
 
 
 def get_services(request: Request) -> Services:
@@ -72,6 +78,18 @@ async def current_player(found: ViewerDep) -> Player:
 
 
 PlayerDep = Annotated[Player, Depends(current_player)]
+
+
+async def bearer_token(
+    _player: PlayerDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The token of the authenticated caller (after ``current_player`` accepted it)."""
+    assert credentials is not None
+    return credentials.credentials
+
+
+TokenDep = Annotated[str, Depends(bearer_token)]
 
 
 async def creation_allowed(request: Request, services: ServicesDep) -> None:

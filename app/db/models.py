@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -57,6 +58,7 @@ class Room(Base):
     public: Mapped[bool]
     turn_seconds: Mapped[float]
     bot_level: Mapped[str] = mapped_column(String(16), default="basic", server_default="basic")
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     current_match_id: Mapped[str | None] = mapped_column(String(32))
@@ -153,3 +155,107 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float]
+
+
+# ---- accounts, sessions, ratings, quick play (issue 13) ----------------------------------
+
+
+class Account(Base):
+    """A guest who claimed their identity: a unique username and an Argon2 password hash.
+
+    The account is the same row of ``players`` (same id), so every match played as a guest
+    stays theirs; ``username_key`` is the case-folded name that must be unique.
+    """
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    username: Mapped[str] = mapped_column(String(32))
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AccountSession(Base):
+    """One signed-in device of an account: only the SHA-256 of its token is kept."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LoginFailure(Base):
+    """Failed logins counted per key (``user:<name>``, ``addr:<ip>``) in a window, in the
+    database so that every server node sees the same count."""
+
+    __tablename__ = "login_failures"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    count: Mapped[int] = mapped_column(default=0)
+    window_start: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """A player's OpenSkill rating in one preset."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    matches: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating: the history behind the chart. The key
+    makes rating a match idempotent (a retry or a second node cannot rate it twice)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player", "player_id", "at"),)
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    preset: Mapped[str] = mapped_column(String(32))
+    won: Mapped[bool]
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    before: Mapped[float]
+    after: Mapped[float]
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class QuickPlayTicket(Base):
+    """A player waiting in the quick-play queue (one ticket per player), until a table is
+    formed for it (``room_code``). Kept in the database, not in a process, so that any node
+    may form tables from the queue."""
+
+    __tablename__ = "quickplay_tickets"
+    __table_args__ = (Index("ix_quickplay_queue", "preset", "rated", "room_code"),)
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(32))
+    rated: Mapped[bool]
+    rating: Mapped[float]
+    wait_seconds: Mapped[float]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claim: Mapped[str | None] = mapped_column(String(32))
+    room_code: Mapped[str | None] = mapped_column(String(32))

@@ -32,10 +32,16 @@ class Players:
         return Player(player.id, player.name), token
 
     async def by_token(self, token: str) -> Player | None:
+        """A guest's own token, or the token of one of an account's signed-in devices."""
+        digest = hash_token(token)
         async with self._sessions() as session:
-            row = await session.scalar(
-                select(m.Player).where(m.Player.token_hash == hash_token(token))
-            )
+            row = await session.scalar(select(m.Player).where(m.Player.token_hash == digest))
+            if row is None:
+                row = await session.scalar(
+                    select(m.Player)
+                    .join(m.AccountSession, m.AccountSession.player_id == m.Player.id)
+                    .where(m.AccountSession.token_hash == digest)
+                )
         return None if row is None else Player(row.id, row.name)
 
     async def by_id(self, player_id: str) -> Player | None:

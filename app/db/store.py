@@ -432,6 +432,7 @@ class SqlStore:
                     public=room.public,
                     turn_seconds=room.turn_seconds,
                     bot_level=room.bot_level,
+                    rated=room.rated,
                 ),
                 status=room.status,
                 version=room.version,
@@ -518,6 +519,7 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
         "public": config.public,
         "turn_seconds": config.turn_seconds,
         "bot_level": config.bot_level,
+        "rated": config.rated,
         "status": "waiting",
         "version": 0,
     }

@@ -104,11 +104,13 @@ class RoomManager:
         policy_factory: Callable[[str], BotPolicy] = bot_for,
         idle_seconds: float = 600.0,
         public: PublicList | None = None,
+        on_match_end: Callable[[str], None] | None = None,
     ) -> None:
         self._store = store
         self._timings = timings
         self._policy_factory = policy_factory
         self._idle_seconds = idle_seconds
+        self._on_match_end = on_match_end  # told each finished match's id (ratings)
         self._rooms: dict[str, Room] = {}
         self._public = PublicList() if public is None else public
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -126,6 +128,7 @@ class RoomManager:
         bot_level: str = "basic",
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
+        rated: bool = False,
     ) -> Room:
         """A new room, stored before it is returned; the host sits in ``host_seat``."""
         try:
@@ -151,6 +154,7 @@ class RoomManager:
             public=public,
             turn_seconds=turn_seconds,
             bot_level=bot_level,
+            rated=rated,
         )
         seed = new_seed()  # the first deal's: its commitment is public from the start
         try:
@@ -162,6 +166,7 @@ class RoomManager:
             raise server_error() from error
         policy = self._policy_factory(bot_level)
         room = Room(config, self._store, policy, self._timings, seats=seats, next_seed=seed)
+        room.on_match_end = self._on_match_end
         self._rooms[config.code] = room
         self._public.add(room)
         room.start()
@@ -200,6 +205,7 @@ class RoomManager:
             return None
         policy = self._policy_factory(stored.config.bot_level)
         room = Room.restore(stored, self._store, policy, self._timings)
+        room.on_match_end = self._on_match_end
         self._rooms[code] = room
         self._public.add(room)
         room.start()

@@ -51,6 +51,8 @@ class RoomConfig:
     turn_seconds: float
     bot_level: str = "basic"
     """The level of the bots that fill seats and stand in for absent players (app.bots)."""
+    rated: bool = False
+    """Whether its matches may move ratings (docs/protocol.md, "Ratings", says which do)."""
 
 
 # ---- writes -------------------------------------------------------------------------------

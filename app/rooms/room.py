@@ -143,6 +143,8 @@ class Room:
         self._next_seed = next_seed
         self._entropy: dict[str, str] = {}
         self._failures = 0  # commands that failed in a row (storage down): backoff, quiet logs
+        self.on_match_end: Callable[[str], None] | None = None
+        """Told the id of each match this room finishes, once it is stored (ratings)."""
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -352,6 +354,7 @@ class Room:
             "public": self.config.public,
             "turn_seconds": self.config.turn_seconds,
             "bot_level": self.config.bot_level,
+            "rated": self.config.rated,
             "host": self.config.host_id,
             "host_here": self._host_here(),
             "status": self.status,
@@ -506,6 +509,8 @@ class Room:
             match.finished_deals.append(state)
             if self.status == FINISHED:
                 self._finish_match()
+                if self.on_match_end is not None:
+                    self.on_match_end(match.match_id)
             else:
                 self._schedule_next_deal(self._timings.deal_pause_seconds)
         self._schedule_turn()

@@ -67,7 +67,16 @@ export function showHistory(app) {
   get(`/api/players/${encodeURIComponent(player.id)}/matches`)
     .then((matches) => {
       clear(box);
-      box.append(h("h2", { text: t("history") }));
+      box.append(
+        h("h2", { text: t("history") }),
+        h(
+          "p",
+          { class: "history-links" },
+          h("a", { class: "button", id: "my-profile", href: `#/p/${encodeURIComponent(player.id)}`, text: t("your_profile") }),
+          " ",
+          h("a", { class: "button", id: "leaderboards", href: "#/ratings/bulgarian", text: t("leaderboard") }),
+        ),
+      );
       if (!matches.length) {
         box.append(h("p", { text: t("no_history") }));
         return;

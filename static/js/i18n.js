@@ -1,4 +1,6 @@
 // English, French and Bulgarian. The language comes from the browser unless the player chose one.
+import { WORDS } from "./i18n-accounts.js";
+
 const KEY = "belote.lang";
 export const LANGS = { en: "English", fr: "Français", bg: "Български" };
 
@@ -217,6 +219,15 @@ const en = {
   err_http_error: "The request failed.",
   err_not_your_seat: "That is not your seat.",
   err_unknown_player: "This player does not exist.",
+  err_bad_login: "The username or the password is wrong.",
+  err_login_limited: "Too many failed logins: wait a while and try again.",
+  err_username_taken: "That username is taken.",
+  err_already_claimed: "You already have an account.",
+  err_bad_username: "A username has 3 to 32 letters, digits, dots, dashes or underscores.",
+  err_weak_password: "A password has at least 8 characters.",
+  err_not_an_account: "Create an account first.",
+  err_unknown_session: "That device is already signed out.",
+  err_not_queued: "You are no longer waiting for a table.",
   err_unknown_type: "The server does not know this message.",
   err_generic: "The server refused: {code}.",
 };
@@ -435,6 +446,15 @@ const fr = {
   err_http_error: "La requête a échoué.",
   err_not_your_seat: "Ce n'est pas votre place.",
   err_unknown_player: "Ce joueur n'existe pas.",
+  err_bad_login: "Identifiant ou mot de passe incorrect.",
+  err_login_limited: "Trop d'échecs de connexion : patientez un moment.",
+  err_username_taken: "Cet identifiant est déjà pris.",
+  err_already_claimed: "Vous avez déjà un compte.",
+  err_bad_username: "Un identifiant a de 3 à 32 lettres, chiffres, points, tirets ou soulignés.",
+  err_weak_password: "Un mot de passe a au moins 8 caractères.",
+  err_not_an_account: "Créez d'abord un compte.",
+  err_unknown_session: "Cet appareil est déjà déconnecté.",
+  err_not_queued: "Vous n'attendez plus de table.",
   err_unknown_type: "Le serveur ne connaît pas ce message.",
   err_generic: "Le serveur a refusé : {code}.",
 };
@@ -653,11 +673,21 @@ const bg = {
   err_http_error: "Заявката не успя.",
   err_not_your_seat: "Това не е вашето място.",
   err_unknown_player: "Този играч не съществува.",
+  err_bad_login: "Грешно потребителско име или парола.",
+  err_login_limited: "Твърде много неуспешни опити: изчакайте малко.",
+  err_username_taken: "Това потребителско име е заето.",
+  err_already_claimed: "Вече имате акаунт.",
+  err_bad_username: "Потребителското име е от 3 до 32 букви, цифри, точки, тирета или долни черти.",
+  err_weak_password: "Паролата е поне 8 знака.",
+  err_not_an_account: "Първо създайте акаунт.",
+  err_unknown_session: "Това устройство вече е изписано.",
+  err_not_queued: "Вече не чакате маса.",
   err_unknown_type: "Сървърът не познава това съобщение.",
   err_generic: "Сървърът отказа: {code}.",
 };
 
 const TABLES = { en, fr, bg };
+for (const [code, words] of Object.entries(WORDS)) Object.assign(TABLES[code], words);
 let current = pickLanguage();
 const listeners = new Set();
 

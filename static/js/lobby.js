@@ -4,6 +4,7 @@ import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { go, seatName, showError, toast } from "./ui.js";
+import { quickPlayPanel } from "./quickplay.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
 export async function saveName(name) {
@@ -165,6 +166,7 @@ function createForm(rules) {
     visibility,
     bots,
     h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel),
+    h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", name: "rated" }), " ", t("rated_room")),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {
@@ -186,6 +188,7 @@ function createForm(rules) {
       turn_seconds: Number(turn.value),
       bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
       bot_level: botLevel.value,
+      rated: form.querySelector("#rated").checked,
     };
     if (target.value) body.target = Number(target.value);
     try {
@@ -234,12 +237,20 @@ export function showLobby(app) {
     ),
   );
   loadRooms(list);
+  let quick = null;
   get("/api/rules")
     .then((rules) => {
+      quick = quickPlayPanel(rules.presets);
+      list.closest("section").before(quick.panel);
       clear(createBox);
       createBox.append(h("h2", { text: t("create_room") }), createForm(rules));
     })
     .catch(showError);
   const timer = setInterval(() => loadRooms(list), 5000);
-  return { leave: () => clearInterval(timer) };
+  return {
+    leave: () => {
+      clearInterval(timer);
+      if (quick) quick.leave();
+    },
+  };
 }

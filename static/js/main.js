@@ -1,11 +1,14 @@
 // The router: #/ lobby, #/r/CODE a room (the invite link), #/history, #/m/ID a match,
-// #/m/ID/d/N the replay of a deal. An invite path /r/CODE is honoured too if the server serves it.
+// #/m/ID/d/N the replay of a deal, #/account, #/ratings/PRESET a leaderboard, #/p/ID a profile.
+// An invite path /r/CODE is honoured too if the server serves it.
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
 import { showHistory, showMatch, showReplay } from "./history.js";
+import { showAccount } from "./account.js";
+import { showLeaderboard, showProfile } from "./ratings.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -13,6 +16,8 @@ function chrome() {
   document.title = t("app_title");
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-history").textContent = t("nav_history");
+  document.getElementById("nav-ratings").textContent = t("nav_ratings");
+  document.getElementById("nav-account").textContent = t("nav_account");
   document.getElementById("lang-label").textContent = t("language");
   const player = getPlayer();
   document.getElementById("who").textContent = player ? t("you_are", { name: player.name }) : "";
@@ -38,6 +43,9 @@ function route() {
   let m;
   if ((m = hash.match(/^\/r\/([\w-]+)$/))) page = showRoom(app, decodeURIComponent(m[1]));
   else if (hash === "/history") page = showHistory(app);
+  else if (hash === "/account") page = showAccount(app);
+  else if ((m = hash.match(/^\/ratings\/([\w-]+)$/))) page = showLeaderboard(app, m[1]);
+  else if ((m = hash.match(/^\/p\/([\w-]+)$/))) page = showProfile(app, decodeURIComponent(m[1]));
   else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
   else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
   else page = showLobby(app);

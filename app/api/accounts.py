@@ -1,0 +1,158 @@
+"""Accounts over REST: claim your guest as an account, log in and out, change the password,
+see and revoke your signed-in devices (``app.db.accounts`` holds the rules)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Request, Response
+from pydantic import BaseModel, Field, SecretStr
+
+from app.api.errors import responses
+from app.api.paths import SessionId
+from app.api.services import PlayerDep, ServicesDep, TokenDep
+
+router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 422))
+SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
+
+# Long enough for any password manager, short enough that nobody makes the server hash a novel.
+SECRET_MAX = 1000
+
+
+class CredentialsIn(BaseModel):
+    """Claiming and logging in; ``SecretStr`` keeps the password out of any repr or log."""
+
+    username: str = Field(max_length=100, examples=["ivana"])
+    password: SecretStr = Field(max_length=SECRET_MAX)
+
+
+class PasswordIn(BaseModel):
+    old_password: SecretStr = Field(max_length=SECRET_MAX)
+    new_password: SecretStr = Field(max_length=SECRET_MAX)
+
+
+class AccountOut(BaseModel):
+    id: str
+    name: str
+    username: str | None = Field(description="None while the player is a guest.")
+
+
+class SignedInOut(AccountOut):
+    token: str = Field(description="Secret: this device's session token. Shown only once.")
+
+
+class SessionOut(BaseModel):
+    id: str
+    label: str
+    created_at: str
+    current: bool
+
+
+UserAgent = Annotated[str, Header(alias="User-Agent")]
+
+
+BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iOS"),
+    ("iPad", "iOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_label(user_agent: str) -> str:
+    """ "Firefox · Android": enough for a person to tell their devices apart in the list of
+    sessions, without keeping the whole User-Agent string."""
+    found = [
+        next((name for mark, name in table if mark in user_agent), None)
+        for table in (BROWSERS, SYSTEMS)
+    ]
+    return " · ".join(part for part in found if part) or user_agent[:40]
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+@router.post("", status_code=201, response_model=AccountOut, responses=SIGNED_IN)
+async def claim(
+    body: CredentialsIn,
+    player: PlayerDep,
+    token: TokenDep,
+    services: ServicesDep,
+    user_agent: UserAgent = "",
+) -> AccountOut:
+    """Make the calling guest an account; its matches stay its own and this device stays
+    signed in (its token becomes the account's first session)."""
+    username = await services.accounts.claim(
+        player, token, body.username, body.password.get_secret_value(), device_label(user_agent)
+    )
+    return AccountOut(id=player.id, name=player.name, username=username)
+
+
+@router.post("/login", response_model=SignedInOut, responses=responses(401, 429))
+async def login(
+    body: CredentialsIn, request: Request, services: ServicesDep, user_agent: UserAgent = ""
+) -> SignedInOut:
+    """A new session on this device. Failures are limited per username and per address."""
+    signed = await services.accounts.login(
+        body.username,
+        body.password.get_secret_value(),
+        _address(request),
+        device_label(user_agent),
+    )
+    return SignedInOut(
+        id=signed.player.id, name=signed.player.name, username=signed.username, token=signed.token
+    )
+
+
+@router.post("/logout", status_code=204, responses=responses(401))
+async def logout(token: TokenDep, services: ServicesDep) -> Response:
+    """End this device's session (its token stops working)."""
+    await services.accounts.logout(token)
+    return Response(status_code=204)
+
+
+@router.get("/me", response_model=AccountOut, responses=SIGNED_IN)
+async def me(player: PlayerDep, services: ServicesDep) -> AccountOut:
+    username = await services.accounts.username_of(player.id)
+    return AccountOut(id=player.id, name=player.name, username=username)
+
+
+@router.put("/me/password", status_code=204, responses=SIGNED_IN)
+async def change_password(
+    body: PasswordIn, player: PlayerDep, token: TokenDep, services: ServicesDep
+) -> Response:
+    """Change the password; every other device is signed out."""
+    await services.accounts.change_password(
+        player.id,
+        token,
+        body.old_password.get_secret_value(),
+        body.new_password.get_secret_value(),
+    )
+    return Response(status_code=204)
+
+
+@router.get("/sessions", response_model=list[SessionOut], responses=SIGNED_IN)
+async def sessions(player: PlayerDep, token: TokenDep, services: ServicesDep) -> list[SessionOut]:
+    """Your signed-in devices, oldest first; ``current`` is the one asking."""
+    return [
+        SessionOut(id=s.id, label=s.label, created_at=s.created_at.isoformat(), current=s.current)
+        for s in await services.accounts.sessions_of(player.id, token)
+    ]
+
+
+@router.delete("/sessions/{session_id}", status_code=204, responses={**SIGNED_IN, **responses(404)})
+async def revoke(session_id: SessionId, player: PlayerDep, services: ServicesDep) -> Response:
+    """Sign a device out."""
+    await services.accounts.revoke(player.id, session_id)
+    return Response(status_code=204)

@@ -1,0 +1,44 @@
+"""Quick play over REST: join the queue of a preset, ask how it goes, leave it
+(``app.rooms.matchmaking`` forms the tables)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
+
+from app.api.errors import responses
+from app.api.services import PlayerDep, ServicesDep
+from app.rooms.matchmaking import WAIT_MAX, WAIT_MIN
+
+router = APIRouter(prefix="/api/quickplay", tags=["quick play"], responses=responses(400, 401, 422))
+
+
+class QuickPlayIn(BaseModel):
+    preset: str = Field(default="bulgarian", max_length=32)
+    rated: bool = False
+    wait_seconds: float = Field(
+        default=30.0,
+        description=f"How long to wait for people ({WAIT_MIN:g} to {WAIT_MAX:g} s) before bots "
+        "fill the empty seats.",
+    )
+
+
+@router.post("")
+async def join(body: QuickPlayIn, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    """Wait for a table (replacing any earlier request); the reply is as ``GET``'s."""
+    return await services.quickplay.join(player, body.preset, body.rated, body.wait_seconds)
+
+
+@router.get("", responses=responses(404))
+async def status(player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
+    """``waiting``, or ``seated`` with the room's code. Ask every second or so while waiting:
+    a request nobody asks about for a while leaves the queue."""
+    return await services.quickplay.status(player)
+
+
+@router.delete("", status_code=204)
+async def leave(player: PlayerDep, services: ServicesDep) -> Response:
+    await services.quickplay.leave(player)
+    return Response(status_code=204)

@@ -1,0 +1,271 @@
+"""Accounts: a guest claims its identity with a username and a password, and signs in on other
+devices; each device holds a session token that can be revoked.
+
+An account is the guest's own ``players`` row with an ``accounts`` row beside it, so every
+match played as a guest stays theirs. Passwords are hashed with Argon2 through pwdlib (never
+by hand, never logged); session tokens, like guest tokens, are kept only as SHA-256 digests.
+Failed logins are counted in the database per username and per address, so that a limit holds
+across server nodes, and the refusal is the same whether or not the username exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from pwdlib import PasswordHash
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.db.players import hash_token
+from app.rooms.errors import RoomError
+from app.rooms.ports import Player
+
+USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+
+
+@dataclass(frozen=True, slots=True)
+class LoginLimits:
+    per_account: int = 10
+    per_address: int = 50
+    window_seconds: float = 900.0
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str
+    label: str
+    created_at: datetime
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    player: Player
+    username: str
+    token: str
+
+
+def check_username(raw: str) -> str:
+    if not USERNAME.match(raw):
+        raise RoomError(
+            "bad_username", "A username has 3 to 32 letters, digits, dots, dashes or underscores."
+        )
+    return raw
+
+
+def check_password(raw: str) -> str:
+    if not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:
+        raise RoomError(
+            "weak_password", f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+        )
+    return raw
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored as UTC); PostgreSQL aware ones."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class Accounts:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        limits: LoginLimits = LoginLimits(),
+        hasher: PasswordHash | None = None,
+    ) -> None:
+        self._sessions = sessions
+        self._limits = limits
+        self._hasher = hasher or PasswordHash.recommended()
+        self._dummy: str | None = None  # verified against for unknown usernames (same cost)
+
+    # ---- hashing, off the event loop (Argon2 costs tens of milliseconds by design) -------
+
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self._hasher.hash, password)
+
+    async def _verify(self, password: str, stored: str | None) -> tuple[bool, str | None]:
+        """Whether ``password`` matches, and a fresh hash when the stored one uses outdated
+        parameters. An unknown user (``stored`` None) costs the same as a wrong password."""
+        if stored is None:
+            if self._dummy is None:
+                self._dummy = await self._hash(secrets.token_urlsafe(16))
+            await asyncio.to_thread(self._hasher.verify, password, self._dummy)
+            return False, None
+        return await asyncio.to_thread(self._hasher.verify_and_update, password, stored)
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    async def username_of(self, player_id: str) -> str | None:
+        async with self._sessions() as session:
+            row = await session.get(m.Account, player_id)
+        return None if row is None else row.username
+
+    async def _session_by_token(self, session: AsyncSession, token: str) -> m.AccountSession | None:
+        return await session.scalar(
+            select(m.AccountSession).where(m.AccountSession.token_hash == hash_token(token))
+        )
+
+    # ---- claiming, signing in and out ----------------------------------------------------
+
+    async def claim(
+        self, player: Player, token: str, username: str, password: str, label: str
+    ) -> str:
+        """Make the guest holding ``token`` an account. Its token becomes the first session
+        (this device stays signed in) and stops being a guest token, so that it can be
+        revoked like any other."""
+        check_username(username)
+        check_password(password)
+        digest = await self._hash(password)
+        try:
+            async with self._sessions.begin() as session:
+                if await session.get(m.Account, player.id) is not None:
+                    raise RoomError("already_claimed", "This player is already an account.")
+                session.add(
+                    m.Account(
+                        player_id=player.id,
+                        username=username,
+                        username_key=username.casefold(),
+                        password_hash=digest,
+                    )
+                )
+                await session.flush()
+                await session.execute(
+                    update(m.Player)
+                    .where(m.Player.id == player.id)
+                    .values(token_hash=hash_token(secrets.token_urlsafe(32)))
+                )
+                session.add(_new_session(player.id, token, label))
+        except IntegrityError as error:
+            raise RoomError("username_taken", "That username is taken.") from error
+        return username
+
+    async def login(self, username: str, password: str, address: str, label: str) -> SignedIn:
+        """A new session for the account, or ``bad_login`` (whatever was wrong), or
+        ``login_limited`` once the username or the address failed too often."""
+        keys = [f"user:{username.casefold()[:64]}", f"addr:{address[:64]}"]
+        caps = [self._limits.per_account, self._limits.per_address]
+        if await self._limited(keys, caps):
+            raise RoomError("login_limited", "Too many failed logins; try again later.")
+        async with self._sessions() as session:
+            account = await session.scalar(
+                select(m.Account).where(m.Account.username_key == username.casefold())
+            )
+        ok, rehashed = await self._verify(
+            password, None if account is None else account.password_hash
+        )
+        if account is None or not ok:
+            await self._fail(keys)
+            raise RoomError("bad_login", "The username or the password is wrong.")
+        token = secrets.token_urlsafe(32)
+        async with self._sessions.begin() as session:
+            await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
+            if rehashed is not None:
+                await session.execute(
+                    update(m.Account)
+                    .where(m.Account.player_id == account.player_id)
+                    .values(password_hash=rehashed)
+                )
+            session.add(_new_session(account.player_id, token, label))
+            row = await session.get(m.Player, account.player_id)
+            assert row is not None
+        return SignedIn(Player(row.id, row.name), account.username, token)
+
+    async def logout(self, token: str) -> None:
+        """Revoke the session holding ``token``; a guest token is not a session."""
+        async with self._sessions.begin() as session:
+            await session.execute(
+                delete(m.AccountSession).where(m.AccountSession.token_hash == hash_token(token))
+            )
+
+    async def change_password(self, player_id: str, token: str, old: str, new: str) -> None:
+        """Check the old password, store the new one, and sign out every other device."""
+        check_password(new)
+        async with self._sessions() as session:
+            account = await session.get(m.Account, player_id)
+        if account is None:
+            raise RoomError("not_an_account", "Claim your player as an account first.")
+        if not (await self._verify(old, account.password_hash))[0]:
+            raise RoomError("bad_login", "The username or the password is wrong.")
+        digest = await self._hash(new)
+        async with self._sessions.begin() as session:
+            await session.execute(
+                update(m.Account)
+                .where(m.Account.player_id == player_id)
+                .values(password_hash=digest)
+            )
+            await session.execute(
+                delete(m.AccountSession).where(
+                    m.AccountSession.player_id == player_id,
+                    m.AccountSession.token_hash != hash_token(token),
+                )
+            )
+
+    async def sessions_of(self, player_id: str, token: str) -> list[SessionInfo]:
+        current = hash_token(token)
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.AccountSession)
+                .where(m.AccountSession.player_id == player_id)
+                .order_by(m.AccountSession.created_at)
+            )
+            return [
+                SessionInfo(r.id, r.label, _utc(r.created_at), r.token_hash == current)
+                for r in rows
+            ]
+
+    async def revoke(self, player_id: str, session_id: str) -> None:
+        async with self._sessions.begin() as session:
+            result = await session.execute(
+                delete(m.AccountSession).where(
+                    m.AccountSession.player_id == player_id, m.AccountSession.id == session_id
+                )
+            )
+        if getattr(result, "rowcount", 0) == 0:
+            raise RoomError("unknown_session", "You have no session with that id.")
+
+    # ---- failed logins -----------------------------------------------------------------------
+
+    async def _limited(self, keys: list[str], caps: list[int]) -> bool:
+        since = datetime.now(UTC) - timedelta(seconds=self._limits.window_seconds)
+        async with self._sessions() as session:
+            rows = await session.scalars(select(m.LoginFailure).where(m.LoginFailure.key.in_(keys)))
+            counts = {r.key: r.count for r in rows if _utc(r.window_start) >= since}
+        return any(counts.get(key, 0) >= cap for key, cap in zip(keys, caps, strict=True))
+
+    async def _fail(self, keys: list[str]) -> None:
+        now = datetime.now(UTC)
+        since = now - timedelta(seconds=self._limits.window_seconds)
+        for key in keys:
+            try:
+                async with self._sessions.begin() as session:
+                    row = await session.get(m.LoginFailure, key, with_for_update=True)
+                    if row is None:
+                        session.add(m.LoginFailure(key=key, count=1, window_start=now))
+                    elif _utc(row.window_start) < since:
+                        row.count, row.window_start = 1, now
+                    else:
+                        row.count += 1
+            except IntegrityError:  # another node counted the first failure at the same time
+                async with self._sessions.begin() as session:
+                    await session.execute(
+                        update(m.LoginFailure)
+                        .where(m.LoginFailure.key == key)
+                        .values(count=m.LoginFailure.count + 1)
+                    )
+
+
+def _new_session(player_id: str, token: str, label: str) -> m.AccountSession:
+    return m.AccountSession(
+        id=secrets.token_hex(8),
+        player_id=player_id,
+        token_hash=hash_token(token),
+        label=label[:100],
+        created_at=datetime.now(UTC),
+    )

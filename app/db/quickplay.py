@@ -1,0 +1,124 @@
+"""The quick-play queue in the database (``app.rooms.matchmaking.QuickPlayQueue``).
+
+A ticket is taken for a table by one conditional UPDATE in a transaction: it succeeds only if
+every ticket is still unclaimed, so concurrent nodes (or requests) cannot seat a player twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.rooms.matchmaking import Ticket
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _ticket(row: m.QuickPlayTicket) -> Ticket:
+    return Ticket(
+        row.player_id,
+        row.name,
+        row.preset,
+        row.rated,
+        row.rating,
+        row.wait_seconds,
+        _utc(row.created_at),
+        row.room_code,
+    )
+
+
+class _Taken(Exception):
+    """One of the tickets was claimed by someone else first."""
+
+
+class SqlQuickPlayQueue:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def put(self, ticket: Ticket) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                delete(m.QuickPlayTicket).where(m.QuickPlayTicket.player_id == ticket.player_id)
+            )
+            session.add(
+                m.QuickPlayTicket(
+                    player_id=ticket.player_id,
+                    name=ticket.name,
+                    preset=ticket.preset,
+                    rated=ticket.rated,
+                    rating=ticket.rating,
+                    wait_seconds=ticket.wait_seconds,
+                    created_at=ticket.created_at,
+                    seen_at=ticket.created_at,
+                )
+            )
+
+    async def remove(self, player_id: str) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                delete(m.QuickPlayTicket).where(m.QuickPlayTicket.player_id == player_id)
+            )
+
+    async def seen(self, player_id: str, now: datetime) -> Ticket | None:
+        async with self._sessions.begin() as session:
+            row = await session.get(m.QuickPlayTicket, player_id)
+            if row is None:
+                return None
+            row.seen_at = now
+            return _ticket(row)
+
+    async def waiting(self, preset: str, rated: bool, seen_since: datetime) -> list[Ticket]:
+        async with self._sessions.begin() as session:
+            # Tickets nobody asked about lately belong to players who closed the page.
+            await session.execute(
+                delete(m.QuickPlayTicket).where(m.QuickPlayTicket.seen_at < seen_since)
+            )
+            rows = await session.scalars(
+                select(m.QuickPlayTicket)
+                .where(
+                    m.QuickPlayTicket.preset == preset,
+                    m.QuickPlayTicket.rated == rated,
+                    m.QuickPlayTicket.claim.is_(None),
+                    m.QuickPlayTicket.room_code.is_(None),
+                )
+                .order_by(m.QuickPlayTicket.created_at, m.QuickPlayTicket.player_id)
+            )
+            return [_ticket(r) for r in rows]
+
+    async def claim(self, player_ids: Sequence[str], claim: str) -> bool:
+        try:
+            async with self._sessions.begin() as session:
+                result = await session.execute(
+                    update(m.QuickPlayTicket)
+                    .where(
+                        m.QuickPlayTicket.player_id.in_(list(player_ids)),
+                        m.QuickPlayTicket.claim.is_(None),
+                        m.QuickPlayTicket.room_code.is_(None),
+                    )
+                    .values(claim=claim)
+                )
+                if getattr(result, "rowcount", 0) != len(player_ids):
+                    raise _Taken  # leaving the block by an exception rolls the claim back
+        except _Taken:
+            return False
+        return True
+
+    async def release(self, claim: str) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                update(m.QuickPlayTicket).where(m.QuickPlayTicket.claim == claim).values(claim=None)
+            )
+
+    async def seat(self, claim: str, room_code: str) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                update(m.QuickPlayTicket)
+                .where(m.QuickPlayTicket.claim == claim)
+                .values(room_code=room_code)
+            )

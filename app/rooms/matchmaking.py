@@ -1,0 +1,193 @@
+"""Quick play: players ask for a preset (rated or not) and are seated together at a new table.
+
+The queue is a port (``QuickPlayQueue``, kept in the database by ``app.db.quickplay``), not a
+structure in this process: any node may form a table from it, and a ticket is taken for a
+table by an atomic claim, so two nodes never seat the same player twice. Tables are formed when
+a waiting player joins or asks how it goes (the client asks every second or so), which is also
+how a player's wait runs out: then bots fill the seats nobody came for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import Player
+from app.rules import PRESETS, Ruleset
+
+WAIT_MIN, WAIT_MAX = 5.0, 300.0
+NEAR = 5.0
+"""At first only players within this many rating points (OpenSkill ordinal) of the one who
+has waited longest are seated with them ..."""
+WIDEN_PER_SECOND = 0.5
+"""... and the window widens by this much for every second they have waited."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    player_id: str
+    name: str
+    preset: str
+    rated: bool
+    rating: float
+    wait_seconds: float
+    created_at: datetime
+    room_code: str | None = None
+
+    def waited(self, now: datetime) -> float:
+        return (now - self.created_at).total_seconds()
+
+
+class QuickPlayQueue(Protocol):
+    """Durable storage of the queue: one ticket per player."""
+
+    async def put(self, ticket: Ticket) -> None:
+        """Add the ticket, replacing the player's previous one."""
+        ...
+
+    async def remove(self, player_id: str) -> None: ...
+
+    async def seen(self, player_id: str, now: datetime) -> Ticket | None:
+        """The player's ticket, marked as asked about at ``now``."""
+        ...
+
+    async def waiting(self, preset: str, rated: bool, seen_since: datetime) -> list[Ticket]:
+        """Unclaimed tickets of the queue asked about since ``seen_since``, oldest first."""
+        ...
+
+    async def claim(self, player_ids: Sequence[str], claim: str) -> bool:
+        """Take all these tickets for one table, or none of them if any is taken already."""
+        ...
+
+    async def release(self, claim: str) -> None:
+        """Give back the tickets of a table that could not be made."""
+        ...
+
+    async def seat(self, claim: str, room_code: str) -> None:
+        """The claimed tickets' table is ready at ``room_code``."""
+        ...
+
+
+def pick_table(
+    waiting: Sequence[Ticket], seats: int, now: datetime
+) -> tuple[list[Ticket], bool] | None:
+    """Who sits at the next table, and whether bots fill the rest; None: keep waiting.
+
+    Each player, oldest first, is offered the nearest ratings within a window that widens as
+    they wait. A full table of people is formed as soon as one exists; once a player has
+    waited as long as they chose, they get whoever is there and bots for the other seats.
+    """
+    for anchor in waiting:
+        waited = anchor.waited(now)
+        window = NEAR + WIDEN_PER_SECOND * waited
+        others = sorted(
+            (t for t in waiting if t is not anchor), key=lambda t: abs(t.rating - anchor.rating)
+        )
+        near = [t for t in others if abs(t.rating - anchor.rating) <= window]
+        if len(near) + 1 >= seats:
+            return [anchor, *near[: seats - 1]], False
+        if waited >= anchor.wait_seconds:
+            return [anchor, *others[: seats - 1]], len(others) + 1 < seats
+    return None
+
+
+class Matchmaker:
+    def __init__(
+        self,
+        queue: QuickPlayQueue,
+        rooms: RoomManager,
+        rating_of: Callable[[str, str], Awaitable[float]],
+        *,
+        turn_seconds: float,
+        forget_seconds: float,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._queue = queue
+        self._rooms = rooms
+        self._rating_of = rating_of
+        self._turn_seconds = turn_seconds
+        self._forget = timedelta(seconds=forget_seconds)
+        self._clock = clock
+        self._lock = asyncio.Lock()  # this node forms one table at a time (claims guard nodes)
+
+    async def join(
+        self, player: Player, preset: str, rated: bool, wait_seconds: float
+    ) -> dict[str, Any]:
+        if preset not in PRESETS:
+            raise RoomError("bad_rules", f"Presets are {', '.join(PRESETS)}.")
+        if not WAIT_MIN <= wait_seconds <= WAIT_MAX:
+            raise RoomError(
+                "bad_request", f"Wait between {WAIT_MIN:g} and {WAIT_MAX:g} seconds for players."
+            )
+        rating = await self._rating_of(player.id, preset)
+        now = self._clock()
+        ticket = Ticket(player.id, player.name, preset, rated, rating, wait_seconds, now)
+        await self._queue.put(ticket)
+        return await self.status(player)
+
+    async def status(self, player: Player) -> dict[str, Any]:
+        """Where the player's ticket stands, after trying to form a table for its queue."""
+        now = self._clock()
+        ticket = await self._queue.seen(player.id, now)
+        if ticket is None:
+            raise RoomError("not_queued", "You are not waiting for a quick-play table.")
+        if ticket.room_code is None:
+            await self._form(ticket.preset, ticket.rated)
+            ticket = await self._queue.seen(player.id, now) or ticket
+        return _status(ticket, now)
+
+    async def leave(self, player: Player) -> None:
+        await self._queue.remove(player.id)
+
+    async def _form(self, preset: str, rated: bool) -> None:
+        async with self._lock:
+            now = self._clock()
+            waiting = await self._queue.waiting(preset, rated, now - self._forget)
+            picked = pick_table(waiting, Ruleset.from_dict({"preset": preset}).seats, now)
+            if picked is None:
+                return
+            tickets, with_bots = picked
+            claim = secrets.token_hex(8)
+            if not await self._queue.claim([t.player_id for t in tickets], claim):
+                return  # another node took one of them first: the next poll tries again
+            try:
+                code = await self._open_table(preset, rated and not with_bots, tickets)
+            except BaseException:
+                await self._queue.release(claim)
+                raise
+            await self._queue.seat(claim, code)
+
+    async def _open_table(self, preset: str, rated: bool, tickets: Sequence[Ticket]) -> str:
+        """A private room with the players seated in the order they came, started at once
+        (bots in the empty seats). A table with bots is never rated."""
+        host = tickets[0]
+        room = await self._rooms.create(
+            host.player_id,
+            host.name,
+            {"preset": preset, "house_rules": {}},
+            target=None,
+            public=False,
+            turn_seconds=self._turn_seconds,
+            rated=rated,
+        )
+        for seat, ticket in enumerate(tickets[1:], start=1):
+            await room.sit(ticket.player_id, ticket.name, seat)
+        await room.begin(host.player_id, fill_with_bots=True)
+        return room.config.code
+
+
+def _status(ticket: Ticket, now: datetime) -> dict[str, Any]:
+    return {
+        "state": "waiting" if ticket.room_code is None else "seated",
+        "room": ticket.room_code,
+        "preset": ticket.preset,
+        "rated": ticket.rated,
+        "wait_seconds": ticket.wait_seconds,
+        "waited": round(max(0.0, ticket.waited(now)), 1),
+    }

@@ -1,0 +1,232 @@
+// The account page (#/account): a guest claims its identity (username + password) or logs in to
+// an existing account; a signed-in player changes the password, signs devices out, logs out.
+import { api, get, post } from "./api.js";
+import { clear, h } from "./dom.js";
+import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
+import { t } from "./i18n.js";
+import { go, showError, toast } from "./ui.js";
+
+function identityChanged() {
+  window.dispatchEvent(new Event("belote:identity"));
+}
+
+/** A form of labelled inputs; ``onSubmit`` gets the values by name and may throw ApiErrors. */
+function form(id, fields, submitText, onSubmit) {
+  const inputs = fields.map((f) =>
+    h("input", {
+      id: `${id}-${f.name}`,
+      name: f.name,
+      type: f.type || "text",
+      required: true,
+      autocomplete: f.autocomplete,
+      minlength: f.minlength,
+      maxlength: f.maxlength || "128",
+      autocapitalize: "none",
+      spellcheck: "false",
+    }),
+  );
+  const el = h(
+    "form",
+    { class: "account-form", id },
+    fields.map((f, i) =>
+      h("div", { class: "field" }, h("label", { for: inputs[i].id, text: f.label }), inputs[i], f.hint ? h("p", { class: "explain", text: f.hint }) : null),
+    ),
+    h("button", { type: "submit", class: "primary", text: submitText }),
+  );
+  el.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = Object.fromEntries(inputs.map((input) => [input.name, input.value]));
+    const button = el.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      await onSubmit(values);
+      for (const input of inputs) if (input.type === "password") input.value = "";
+    } catch (error) {
+      showError(error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return el;
+}
+
+function loginForm(rerender) {
+  return form(
+    "login-form",
+    [
+      { name: "username", label: t("username"), autocomplete: "username", maxlength: "100" },
+      { name: "password", label: t("password"), type: "password", autocomplete: "current-password", maxlength: "1000" },
+    ],
+    t("log_in"),
+    async ({ username, password }) => {
+      const signed = await post("/api/accounts/login", { username, password });
+      setPlayer({ id: signed.id, name: signed.name, token: signed.token, username: signed.username });
+      identityChanged();
+      toast(t("logged_in", { name: signed.username }));
+      rerender();
+    },
+  );
+}
+
+function claimForm(player, rerender) {
+  return form(
+    "claim-form",
+    [
+      { name: "username", label: t("username"), autocomplete: "username", maxlength: "32" },
+      { name: "password", label: t("password"), type: "password", autocomplete: "new-password", minlength: "8", maxlength: "1000", hint: t("password_hint") },
+    ],
+    t("create_account"),
+    async ({ username, password }) => {
+      const account = await post("/api/accounts", { username, password });
+      setPlayer({ ...player, username: account.username });
+      identityChanged();
+      toast(t("account_created"));
+      rerender();
+    },
+  );
+}
+
+function passwordForm() {
+  return form(
+    "password-form",
+    [
+      { name: "old_password", label: t("old_password"), type: "password", autocomplete: "current-password", maxlength: "1000" },
+      { name: "new_password", label: t("new_password"), type: "password", autocomplete: "new-password", minlength: "8", maxlength: "1000", hint: t("password_hint") },
+    ],
+    t("change_password"),
+    async (values) => {
+      await api("PUT", "/api/accounts/me/password", values);
+      toast(t("password_changed"));
+    },
+  );
+}
+
+function sessionList(sessions, rerender) {
+  return h(
+    "ul",
+    { class: "sessions", id: "sessions" },
+    sessions.map((s) =>
+      h(
+        "li",
+        { class: "session-row", dataset: { session: s.id, current: String(s.current) } },
+        h(
+          "div",
+          { class: "room-main" },
+          h("strong", { class: "session-label", text: s.label || t("unknown_device") }),
+          h("span", { class: "muted", text: ` · ${t("signed_in_on", { date: new Date(s.created_at).toLocaleString() })}` }),
+          s.current ? h("span", { class: "badge", text: t("this_device") }) : null,
+        ),
+        s.current
+          ? null
+          : h("button", {
+              type: "button",
+              class: "revoke",
+              text: t("sign_out_device"),
+              onclick: async () => {
+                try {
+                  await api("DELETE", `/api/accounts/sessions/${encodeURIComponent(s.id)}`);
+                  toast(t("device_signed_out"));
+                  rerender();
+                } catch (error) {
+                  showError(error);
+                }
+              },
+            }),
+      ),
+    ),
+  );
+}
+
+/** The matches still being played at tables where you sit: the way back to them on this device. */
+function openTables(matches) {
+  return h(
+    "ul",
+    { class: "rooms", id: "open-tables" },
+    matches.map((m) =>
+      h(
+        "li",
+        { class: "room-row", dataset: { room: m.room } },
+        h("div", { class: "room-main" }, h("strong", { text: t(`preset_${m.rules.preset}`) }), h("span", { class: "muted", text: ` · ${t("target")} ${m.target}` })),
+        h("a", { class: "button", href: `#/r/${encodeURIComponent(m.room)}`, text: t("open") }),
+      ),
+    ),
+  );
+}
+
+async function logout() {
+  try {
+    await post("/api/accounts/logout");
+  } catch (error) {
+    if (error.code !== "bad_token") return showError(error);
+  }
+  forgetPlayer();
+  identityChanged();
+  toast(t("logged_out"));
+  go("#/");
+}
+
+export function showAccount(app) {
+  const box = h("div", { class: "lobby account", id: "account" });
+  app.append(box);
+  let alive = true;
+
+  async function render() {
+    if (!alive) return;
+    const player = getPlayer();
+    clear(box);
+    if (!player) {
+      box.append(
+        h("section", { class: "panel" }, h("h2", { text: t("account") }), h("p", { text: t("account_needs_name") }), h("a", { class: "button", href: "#/", text: t("nav_lobby") })),
+        h("section", { class: "panel" }, h("h2", { text: t("login_title") }), loginForm(render)),
+      );
+      return;
+    }
+    let me;
+    try {
+      me = await get("/api/accounts/me");
+    } catch (error) {
+      showError(error);
+      if (error.code === "bad_token") {
+        forgetPlayer();
+        identityChanged();
+        render();
+      }
+      return;
+    }
+    if (!alive) return;
+    const profile = h("a", { class: "button", href: `#/p/${encodeURIComponent(me.id)}`, text: t("your_profile") });
+    if (!me.username) {
+      box.append(
+        h("section", { class: "panel" }, h("h2", { text: t("claim_title") }), h("p", { class: "muted", text: t("claim_explain") }), claimForm(player, render)),
+        h("section", { class: "panel" }, h("h2", { text: t("login_title") }), h("p", { class: "muted", text: t("login_explain") }), loginForm(render)),
+      );
+      return;
+    }
+    if (player.username !== me.username) setPlayer({ ...player, username: me.username });
+    const [sessions, matches] = await Promise.all([
+      get("/api/accounts/sessions").catch((error) => (showError(error), [])),
+      get(`/api/players/${encodeURIComponent(me.id)}/matches`).catch(() => []),
+    ]);
+    if (!alive) return;
+    const open = matches.filter((m) => !m.finished && m.room);
+    box.append(
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", { id: "signed-in-as", text: t("signed_in_as", { username: me.username }) }),
+        h("p", {}, profile, " ", h("button", { type: "button", id: "logout", text: t("log_out"), onclick: logout })),
+        h("h3", { text: t("change_password") }),
+        passwordForm(),
+      ),
+      h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
+      open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
+    );
+  }
+
+  render();
+  return {
+    leave: () => {
+      alive = false;
+    },
+  };
+}
