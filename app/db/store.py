@@ -355,6 +355,7 @@ class SqlStore:
                     public=room.public,
                     turn_seconds=room.turn_seconds,
                     bot_level=room.bot_level,
+                    deal_pause_seconds=room.deal_pause_seconds,
                 ),
                 status=room.status,
                 version=room.version,
@@ -426,6 +427,7 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
         "public": config.public,
         "turn_seconds": config.turn_seconds,
         "bot_level": config.bot_level,
+        "deal_pause_seconds": config.deal_pause_seconds,
         "status": "waiting",
         "version": 0,
     }

@@ -63,6 +63,7 @@ class RoomManager:
         public: bool,
         turn_seconds: float,
         bot_level: str = "basic",
+        deal_pause_seconds: float | None = None,
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
     ) -> Room:
@@ -90,6 +91,7 @@ class RoomManager:
             public=public,
             turn_seconds=turn_seconds,
             bot_level=bot_level,
+            deal_pause_seconds=deal_pause_seconds,
         )
         await self._store.commit(config.code, 0, [RoomCreated(config, tuple(seats))])
         policy = self._policy_factory(bot_level)

@@ -51,6 +51,9 @@ class RoomConfig:
     turn_seconds: float
     bot_level: str = "basic"
     """The level of the bots that fill seats and stand in for absent players (app.bots)."""
+    deal_pause_seconds: float | None = None
+    """How long a finished deal's result is shown before the next deal is dealt (players may cut
+    it short with "next deal"); None: the server's ``deal_pause_seconds``."""
 
 
 # ---- writes -------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "bot": Bot,
     "start": Start,
     "rematch": Empty,
+    "next_deal": Empty,
     "ping": Empty,
 }
 
