@@ -682,6 +682,8 @@ class Room:
         if any(not c.isprintable() for c in text):
             raise RoomError("bad_chat", "A chat message cannot hold control characters.")
         seat = self.seat_of(player_id)
+        if seat is None:  # the chat is the players': spectators read it, they do not write in it
+            raise RoomError("not_seated", "Only the players at the table write in its chat.")
         line = ChatPosted(seat, player_id, name, text, time.time())
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
         await self._commit([line], [Event(0, "chat", entry)])

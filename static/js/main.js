@@ -6,6 +6,7 @@ import { LANGS, lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
 import { showHistory, showMatch, showReplay } from "./history.js";
+import { dropToasts } from "./ui.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -44,7 +45,12 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-window.addEventListener("belote:identity", chrome);
+window.addEventListener("belote:identity", () => {
+  chrome();
+  // A name is saved now: the toasts that asked for one are out of date.
+  dropToasts("name_needed");
+  dropToasts("not_authenticated");
+});
 onLangChange(() => {
   chrome();
   if (page && page.relang) page.relang();
