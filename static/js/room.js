@@ -115,6 +115,8 @@ export function showRoom(app, code) {
   const isHost = () => S.room && S.room.host === player.id;
   // While the host is away, any seated player may start and seat bots (the server agrees).
   const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
+  // A deal still being played (its last frame, phase "finished", stays in S.deal until the next).
+  const dealLive = () => Boolean(S.deal && S.deal.phase !== "finished");
   const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
 
   // ---- commands ------------------------------------------------------------------------
@@ -564,7 +566,7 @@ export function showRoom(app, code) {
   function centerView() {
     const room = S.room;
     const deal = S.deal;
-    if (S.showResult && S.lastResult && !deal) return resultView();
+    if (S.showResult && S.lastResult && !dealLive()) return resultView();
     if (room.status === "finished") return matchOverView();
     if (!deal) {
       const parts = [];
@@ -599,7 +601,7 @@ export function showRoom(app, code) {
    * at the table pressing it ends the pause; the server decides). */
   function nextDealControls() {
     const pause = S.room.next_deal;
-    if (!pause || S.deal || S.lastResult.finished) return null;
+    if (!pause || dealLive() || S.lastResult.finished) return null;
     const humans = S.room.seats.filter((s) => s.player && s.connected && !s.standin).length;
     const asked = S.nextAsked || (me() !== null && pause.ready.includes(me()));
     return h(
@@ -629,7 +631,7 @@ export function showRoom(app, code) {
 
   function resultView(inSide = false) {
     const d = S.lastResult;
-    const pausing = !inSide && S.room.next_deal && !S.deal && !d.finished;
+    const pausing = !inSide && S.room.next_deal && !dealLive() && !d.finished;
     return h(
       "div",
       { class: `result-panel ${inSide ? "in-side" : ""}`, id: "result-panel", role: inSide ? "region" : "dialog", "aria-label": t("deal_result", { n: d.number }) },
@@ -788,7 +790,7 @@ export function showRoom(app, code) {
           : h("p", { class: "muted", text: t("no_bids") }),
       );
     }
-    if (S.lastResult && S.showResult && S.deal) parts.push(resultView(true));
+    if (S.lastResult && S.showResult && dealLive()) parts.push(resultView(true));
     else if (S.lastResult && !S.showResult) {
       parts.push(
         h("button", {
