@@ -731,11 +731,18 @@ export function showRoom(app, code) {
         "div",
         { class: "felt" },
         feltStatus(),
-        myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
         [0, 1, 2, 3].map(seatBox),
         h("div", { class: "center" }, centerView()),
       ),
-      h("div", { class: "mine" }, declarePanel(), handView(), hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null),
+      h(
+        "div",
+        { class: "mine" },
+        // Above the hand, outside anything that can be opened over the table.
+        myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
+        declarePanel(),
+        handView(),
+        hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
+      ),
       leaveDialog(),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));

@@ -46,7 +46,7 @@ async def first_deal_over(pause: float) -> tuple[RoomManager, Any, Inbox, Inbox]
 
 
 async def test_the_next_deal_waits_for_every_player_at_the_table() -> None:
-    manager, room, host, guest = await first_deal_over(pause=60)
+    manager, room, host, _guest = await first_deal_over(pause=60)
     try:
         # The deal's end is followed by a room event that says until when the result is shown.
         shown = await host.wait(lambda f: f["t"] == "room" and f["d"]["next_deal"] is not None)
@@ -67,7 +67,7 @@ async def test_the_next_deal_waits_for_every_player_at_the_table() -> None:
 
 
 async def test_an_absent_player_does_not_hold_up_the_next_deal() -> None:
-    manager, room, host, guest = await first_deal_over(pause=60)
+    manager, room, _host, guest = await first_deal_over(pause=60)
     try:
         await room.disconnect(guest)
         await room.next_deal(HOST)
