@@ -92,7 +92,13 @@ export function showHistory(app) {
                 h("td", { text: t(`preset_${m.rules.preset}`) }),
                 h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
                 h("td", { text: `${sheet.scores[us]} – ${sheet.scores[1 - us]} (${verdict})` }),
-                h("td", {}, h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") })),
+                h(
+                  "td",
+                  { class: "actions" },
+                  h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
+                  // A match still being played: the way back to its table.
+                  !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
+                ),
               );
             }),
           ),

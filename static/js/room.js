@@ -822,7 +822,7 @@ export function showRoom(app, code) {
       S.scoresheet ||
       (S.room.status === "waiting" ? null : { lines: [], scores: [0, 0], hanging: 0, target: S.room.target, finished: false, winner: null });
     if (sheet) sheetBox.append(scoresheetTable(sheet, usTeam(), shortTeamNames()));
-    else sheetBox.append(h("p", { class: "muted", text: "—" }));
+    sheetBox.hidden = !sheet; // nothing to show before the first match
   }
 
   function chatLine(line) {

@@ -165,6 +165,11 @@ def test_the_lobby_lists_your_tables_and_leaving_a_match_asks_first(new_page: An
     assert "being played" in row.inner_text()
     row.query_selector("a.return").click()
     page.wait_for_selector(f"#room[data-code='{code}'][data-status=playing]")
+    # History's match in progress leads back to its table too, not only to a scoresheet.
+    page.click("#nav-history")
+    page.click("#leave-go")
+    page.click("#history a.return")
+    page.wait_for_selector(f"#room[data-code='{code}'][data-status=playing]")
 
 
 def test_the_player_is_told_what_the_server_played_for_them(new_page: Any) -> None:
