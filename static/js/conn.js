@@ -26,8 +26,15 @@ export class RoomConnection {
     this.attempt = 0;
     this.retryTimer = null;
     this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
-    this.onOffline = () => this.dead("offline");
+    // Offline only once the browser said so: `navigator.onLine` alone is not trusted (a machine
+    // with only a loopback network may call itself offline and still reach its own server).
+    this.offline = false;
+    this.onOffline = () => {
+      this.offline = true;
+      this.dead("offline");
+    };
     this.onOnline = () => {
+      this.offline = false;
       if (!this.closed && !this.ready) this.reopen();
     };
     window.addEventListener("offline", this.onOffline);
@@ -36,7 +43,7 @@ export class RoomConnection {
   }
 
   get online() {
-    return navigator.onLine !== false;
+    return !this.offline;
   }
 
   open() {
