@@ -237,8 +237,31 @@ def test_reload_in_the_middle_of_a_trick_returns_to_the_same_state(
     assert card not in ui.hand(page)
 
 
-def test_an_illegal_click_is_refused_with_a_message(new_page: Any) -> None:
-    page = new_page()
+REFUSALS = {
+    "en-US": (
+        "Rule",
+        (
+            "You must follow suit.",
+            "You must play a higher card of the suit led.",
+            "You must trump.",
+            "You must play a higher trump.",
+        ),
+    ),
+    "fr-FR": (
+        "Règle",
+        (
+            "Vous devez fournir la couleur demandée.",
+            "Vous devez monter dans la couleur demandée.",
+            "Vous devez couper.",
+            "Vous devez surcouper.",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", list(REFUSALS))
+def test_an_illegal_click_is_refused_with_a_message(new_page: Any, locale: str) -> None:
+    page = new_page(locale=locale)
     ui.set_name(page, "Stubborn")
     ui.create_room(page, bots=(1, 2, 3))
     ui.start(page)
@@ -259,15 +282,10 @@ def test_an_illegal_click_is_refused_with_a_message(new_page: Any) -> None:
     assert dimmed not in ui.legal_plays(page)
     page.click(f"#hand .card[data-card='{dimmed}']")
     toast = page.wait_for_selector(".toast.error[data-code=illegal_card]")
-    # Why, in the player's words, and the rule it enforces (BG-8 / BG-9 / BG-10 / BG-11).
-    reasons = (
-        "You must follow suit.",
-        "You must play a higher card of the suit led.",
-        "You must trump.",
-        "You must play a higher trump.",
-    )
+    # Why, in the player's language, and the rule it enforces (BG-8 / BG-9 / BG-10 / BG-11).
+    rule, reasons = REFUSALS[locale]
     assert any(reason in toast.inner_text() for reason in reasons), toast.inner_text()
-    assert re.search(r"Rule BG-(8|9|10|11)", toast.inner_text())
+    assert re.search(rf"{rule} BG-(8|9|10|11)", toast.inner_text())
     assert "legal:" not in toast.inner_text()  # no raw engine text
     assert ui.hand(page) == hand
     assert page.get_attribute("#room", "data-my-turn") == "true"

@@ -204,6 +204,12 @@ def test_house_rules_have_names_and_explanations_in_the_page_s_language(new_page
         rules = page.inner_text(".house-rules")
         assert "3-2" not in page.inner_text("#hr-deal_packets")
         assert "announces" not in rules
+    # The table says which house rules it plays, by name, in the page's language.
+    ui.set_name(page, "Ivana")
+    page.click("#create-form details summary")
+    page.check("#hr-gather_not_shuffle")
+    ui.create_room(page)
+    assert "Събиране без разбъркване: да" in page.inner_text("#room-top")
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "bg-BG"])
