@@ -17,7 +17,12 @@ from app.rooms.room import FINISHED
 router = APIRouter(prefix="/api/players/me", tags=["players"])
 
 
-@router.get("/rooms")
+@router.get(
+    "/rooms",
+    responses={
+        401: {"description": "The token is missing or unknown (`not_authenticated`, `bad_token`)."}
+    },
+)
 async def my_rooms(player: PlayerDep, services: ServicesDep) -> list[dict[str, Any]]:
     """Your open rooms (waiting or playing), most recently changed first, each with
     ``your_seat``."""
