@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import accounts, errors, matches, players, quickplay, ratings, rooms
+from app.api import accounts, errors, matches, my_rooms, players, quickplay, ratings, rooms
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
@@ -118,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     wire_stats = WireStats()
     app.add_middleware(ClientSecurityHeaders)
+    app.include_router(my_rooms.router)
     app.include_router(players.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)

@@ -51,7 +51,11 @@ class Settings(BaseSettings):
         "at least one.",
     )
     deal_pause_seconds: float = Field(
-        default=0.0, ge=0, description="Pause between the end of a deal and the next one."
+        default=10.0,
+        ge=0,
+        le=120,
+        description="How long a finished deal's result is shown before the next deal, in a room "
+        'created without its own pause; the players can cut it short ("next deal").',
     )
 
     max_frame_bytes: int = Field(default=4096, ge=256, description="Largest accepted client frame.")

@@ -38,6 +38,13 @@ class RoomIn(BaseModel):
     turn_seconds: int | None = Field(
         default=None, ge=0, description="Turn timer; 0 = none; default from the server settings."
     )
+    deal_pause_seconds: float | None = Field(
+        default=None,
+        ge=0,
+        le=120,
+        description="How long each deal's result is shown before the next deal (the players may "
+        "cut it short); default from the server settings.",
+    )
     bots: list[int] = Field(default_factory=list, description="Seats to fill with bots now.")
     bot_level: Literal["random", "basic", "strong"] = Field(
         default="basic",
@@ -114,6 +121,11 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
         public=body.public,
         turn_seconds=turn,
         bot_level=body.bot_level,
+        deal_pause_seconds=(
+            settings.deal_pause_seconds
+            if body.deal_pause_seconds is None
+            else body.deal_pause_seconds
+        ),
         bots=tuple(body.bots),
         host_seat=body.seat,
         rated=body.rated,

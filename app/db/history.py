@@ -216,3 +216,16 @@ class History:
             "scoresheet": match.scoresheet,
             "seats": seats,
         }
+
+    async def open_rooms_of(self, player_id: str, limit: int = 20) -> list[str]:
+        """The codes of the rooms where the player holds a seat and that are waiting or being
+        played, most recently changed first: the player's way back to an unfinished table."""
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.Room.code)
+                .join(m.Seat, m.Seat.room_id == m.Room.id)
+                .where(m.Seat.player_id == player_id, m.Room.status.in_(("waiting", "playing")))
+                .order_by(m.Room.updated_at.desc(), m.Room.id.desc())
+                .limit(limit)
+            )
+            return list(rows)

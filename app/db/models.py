@@ -59,6 +59,7 @@ class Room(Base):
     turn_seconds: Mapped[float]
     bot_level: Mapped[str] = mapped_column(String(16), default="basic", server_default="basic")
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    deal_pause_seconds: Mapped[float | None]  # None: the server's default
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     current_match_id: Mapped[str | None] = mapped_column(String(32))

@@ -433,6 +433,7 @@ class SqlStore:
                     turn_seconds=room.turn_seconds,
                     bot_level=room.bot_level,
                     rated=room.rated,
+                    deal_pause_seconds=room.deal_pause_seconds,
                 ),
                 status=room.status,
                 version=room.version,
@@ -520,6 +521,7 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
         "turn_seconds": config.turn_seconds,
         "bot_level": config.bot_level,
         "rated": config.rated,
+        "deal_pause_seconds": config.deal_pause_seconds,
         "status": "waiting",
         "version": 0,
     }

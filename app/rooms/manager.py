@@ -126,6 +126,7 @@ class RoomManager:
         public: bool,
         turn_seconds: float,
         bot_level: str = "basic",
+        deal_pause_seconds: float | None = None,
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
         rated: bool = False,
@@ -155,6 +156,7 @@ class RoomManager:
             turn_seconds=turn_seconds,
             bot_level=bot_level,
             rated=rated,
+            deal_pause_seconds=deal_pause_seconds,
         )
         seed = new_seed()  # the first deal's: its commitment is public from the start
         try:

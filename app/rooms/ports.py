@@ -53,6 +53,9 @@ class RoomConfig:
     """The level of the bots that fill seats and stand in for absent players (app.bots)."""
     rated: bool = False
     """Whether its matches may move ratings (docs/protocol.md, "Ratings", says which do)."""
+    deal_pause_seconds: float | None = None
+    """How long a finished deal's result is shown before the next deal is dealt (players may cut
+    it short with "next deal"); None: the server's ``deal_pause_seconds``."""
 
 
 # ---- writes -------------------------------------------------------------------------------

@@ -124,6 +124,7 @@ class Room:
         self.match: _Match | None = None
         self.chat: list[dict[str, Any]] = []
         self.rematch_votes: set[int] = set()
+        self.next_deal_votes: set[int] = set()  # seats that asked to end the pause after a deal
         self.standins: set[int] = set()  # human seats a bot plays for while they are away
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
@@ -331,6 +332,9 @@ class Room:
     async def contribute(self, player_id: str, for_commitment: str, entropy: str) -> int:
         return await self._call(lambda: self._contribute(player_id, for_commitment, entropy))
 
+    async def next_deal(self, player_id: str, command_id: str | None = None) -> int:
+        return await self._call(lambda: self._next_deal(player_id, command_id))
+
     # ---- reading (safe outside the actor: it only reads) ----------------------------------
 
     @property
@@ -355,6 +359,8 @@ class Room:
             "turn_seconds": self.config.turn_seconds,
             "bot_level": self.config.bot_level,
             "rated": self.config.rated,
+            "deal_pause_seconds": self._deal_pause(),
+            "next_deal": self._next_deal_info(),
             "host": self.config.host_id,
             "host_here": self._host_here(),
             "status": self.status,
@@ -497,10 +503,16 @@ class Room:
             self.status = FINISHED  # read by the room event while it is sent
             ops.append(StatusChanged(FINISHED))
             events.append(self._room_event())
+        elif state.phase is Phase.FINISHED:
+            # The result is shown during the pause: armed now so that the room event that
+            # follows the deal's end tells every client until when (``next_deal``).
+            self._schedule_next_deal(self._deal_pause())
+            events.append(self._room_event())
         try:
             await self._commit(ops, events, game=True)
         except BaseException:
             self.status = old_status
+            self._cancel_next_deal()
             raise
         match.deal = state
         if state.phase is Phase.FINISHED:
@@ -511,8 +523,6 @@ class Room:
                 self._finish_match()
                 if self.on_match_end is not None:
                     self.on_match_end(match.match_id)
-            else:
-                self._schedule_next_deal(self._timings.deal_pause_seconds)
         self._schedule_turn()
 
     def _deal_end(
@@ -556,7 +566,7 @@ class Room:
 
     async def _start_deal(self) -> None:
         """Shuffle, cut and deal the next deal of the current match."""
-        self._next_deal_timer = None
+        self._cancel_next_deal()
         match = self.match
         if match is None or match.deal is not None or match.state.finished:
             return
@@ -617,9 +627,47 @@ class Room:
     def _schedule_next_deal(self, delay: float) -> None:
         if self._next_deal_timer is not None:
             return
+        self.next_deal_votes.clear()
         self._next_deal_timer = self._timer(
             delay, lambda: self._post_retrying(self._start_deal, self._schedule_next_deal)
         )
+
+    def _cancel_next_deal(self) -> None:
+        if self._next_deal_timer is not None:
+            self._next_deal_timer.handle.cancel()
+            self._next_deal_timer = None
+        self.next_deal_votes.clear()
+
+    def _deal_pause(self) -> float:
+        pause = self.config.deal_pause_seconds
+        return self._timings.deal_pause_seconds if pause is None else pause
+
+    def _next_deal_info(self) -> dict[str, Any] | None:
+        """While a deal's result is shown: when the next deal comes and who asked for it."""
+        timer = self._next_deal_timer
+        if timer is None:
+            return None
+        return {"at": int(timer.deadline * 1000), "ready": sorted(self.next_deal_votes)}
+
+    async def _next_deal(self, player_id: str, command_id: str | None) -> int:
+        """A player has seen the result. Once every person at the table (connected, not played
+        for by a stand-in) has asked, the pause ends; bots and absent players do not hold it
+        up. Asked when no pause is running (it has just ended), it changes nothing."""
+        seat = self._require_seat(player_id)
+        self._check_fresh(player_id, command_id)
+        if self._next_deal_timer is not None and seat not in self.next_deal_votes:
+            self.next_deal_votes.add(seat)
+            here = {
+                i
+                for i, s in enumerate(self.seats)
+                if s.player_id is not None and self._connected(i) and i not in self.standins
+            }
+            if here <= self.next_deal_votes:  # a deal that cannot be stored now comes later
+                await self._retrying(self._start_deal, self._schedule_next_deal)
+            else:
+                await self._commit([], [self._room_event()])
+        self._remember(player_id, command_id)
+        return self.version
 
     # ---- seats and starting ------------------------------------------------------------
 
@@ -764,6 +812,8 @@ class Room:
         if any(not c.isprintable() for c in text):
             raise RoomError("bad_chat", "A chat message cannot hold control characters.")
         seat = self.seat_of(player_id)
+        if seat is None:  # the chat is the players': spectators read it, they do not write in it
+            raise RoomError("not_seated", "Only the players at the table write in its chat.")
         line = ChatPosted(seat, player_id, name, text, time.time())
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
         await self._commit([line], [Event(0, "chat", entry)])

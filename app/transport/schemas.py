@@ -112,6 +112,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "start": Start,
     "rematch": Empty,
     "entropy": Entropy,
+    "next_deal": Empty,
     "ping": Empty,
 }
 

@@ -368,4 +368,6 @@ class _Session:
             return await room.leave(player.id, cid)
         if envelope.t == "rematch":
             return await room.rematch(player.id, cid)
+        if envelope.t == "next_deal":
+            return await room.next_deal(player.id, cid)
         raise RoomError("unknown_type", f"Unknown message type {envelope.t!r}.")

@@ -1,69 +1,142 @@
 // One room's WebSocket: hello with the seat token and the last version seen, gapless versions,
 // commands answered by ack/error (matched by id), and reconnection by itself with backoff.
+//
+// A network can die without closing the socket (a laptop lid, a lost Wi-Fi): the browser then
+// keeps the socket "open" and our frames vanish. So the connection pings every few seconds and
+// takes a missing ack (or any command left unanswered) as a dead link, as it takes the
+// browser's `offline` event: it drops the socket, rejects what was waiting, and reconnects.
+// Only the ping is timed: the server answers it at once, while a command may wait in the room's
+// queue behind a bot that thinks.
 import { newEntropy } from "./shuffle.js";
 
 const CLOSE_UNKNOWN_ROOM = 4404;
+export const PING_EVERY_MS = 5000;
+export const REPLY_WITHIN_MS = 4000;
 
 export class RoomConnection {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
-    this.h = handlers; // { frame(frame), status(state), error(errorData) }
+    this.h = handlers; // { frame(frame), status(state), error(errorData), helloFailed?(error) }
     this.version = null; // the last version applied
     this.pending = new Map();
     this.nextId = 1;
     this.idPrefix = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, "0")).join("");
     this.closed = false;
     this.ws = null;
+    this.ready = false; // open and the hello acknowledged: commands may be sent
     this.attempt = 0;
     this.retryTimer = null;
-    this.pingTimer = null;
+    this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
+    // Offline only once the browser said so: `navigator.onLine` alone is not trusted (a machine
+    // with only a loopback network may call itself offline and still reach its own server).
+    this.offline = false;
+    this.onOffline = () => {
+      this.offline = true;
+      this.dead("offline");
+    };
+    this.onOnline = () => {
+      this.offline = false;
+      if (!this.closed && !this.ready) this.reopen();
+    };
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     this.open();
   }
 
+  get online() {
+    return !this.offline;
+  }
+
   open() {
+    clearTimeout(this.retryTimer);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}`);
     this.ws = ws;
-    this.h.status(this.attempt ? "reconnecting" : "connecting");
+    this.ready = false;
+    this.h.status(!this.online ? "offline" : this.attempt ? "reconnecting" : "connecting");
     ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
       const hello = {};
       if (this.token) hello.token = this.token;
       if (this.version !== null) hello.v = this.version;
-      this.rawSend("hello", hello).then(
+      this.rawSend("hello", hello, {}, true).then(
         () => {
           const wasRetry = this.attempt > 0;
           this.attempt = 0;
+          this.ready = true;
           this.h.status(wasRetry ? "reconnected" : "open");
         },
         (error) => {
+          if (error && error.code === "not_connected") return; // the link died: retrying
           if (this.h.helloFailed) this.h.helloFailed(error);
           else this.h.error(error);
         },
       );
     });
-    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("message", (event) => {
+      if (ws === this.ws) this.receive(event.data);
+    });
     ws.addEventListener("close", (event) => this.dropped(ws, event));
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      if (this.ws && this.ws.readyState === WebSocket.OPEN) this.rawSend("ping", {}).catch(() => {});
-    }, 25000);
+  }
+
+  /** Waiting commands fail visibly: their callers show the refusal. */
+  failPending(message) {
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject({ code: "not_connected", message });
+    }
+    this.pending.clear();
   }
 
   dropped(ws, event) {
     if (ws !== this.ws) return;
-    for (const { reject } of this.pending.values()) reject({ code: "network", message: "connection lost" });
-    this.pending.clear();
+    this.ws = null;
+    this.ready = false;
+    this.failPending("connection lost");
     if (this.closed) return;
     if (event.code === CLOSE_UNKNOWN_ROOM) {
       this.closed = true;
       this.h.status("gone");
       return;
     }
+    this.retry();
+  }
+
+  retry() {
     this.attempt += 1;
-    this.h.status("reconnecting");
+    this.h.status(this.online ? "reconnecting" : "offline");
     const delay = Math.min(5000, 300 * 2 ** Math.min(this.attempt - 1, 5));
+    clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /** The link is dead though the socket may look open: let go of it and reconnect. */
+  dead(reason) {
+    if (this.closed) return;
+    const old = this.ws;
+    this.ws = null;
+    this.ready = false;
+    if (old) {
+      try {
+        old.close(4000, reason);
+      } catch {
+        // closing a socket that is already gone
+      }
+    }
+    this.failPending(reason);
+    this.retry();
+  }
+
+  reopen() {
+    this.attempt = Math.max(this.attempt, 1);
+    if (this.ws) this.dead("reopen");
+    else this.open();
+  }
+
+  ping() {
+    if (this.closed || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.rawSend("ping", {}, {}, true).catch(() => {});
   }
 
   receive(text) {
@@ -78,6 +151,7 @@ export class RoomConnection {
       const waiter = id !== null && id !== undefined ? this.pending.get(String(id)) : null;
       if (waiter) {
         this.pending.delete(String(id));
+        clearTimeout(waiter.timer);
         if (frame.t === "ack") waiter.resolve(frame.d);
         else waiter.reject(frame.d);
       } else if (frame.t === "error") {
@@ -90,7 +164,7 @@ export class RoomConnection {
         if (frame.v <= this.version) return; // already applied
         if (frame.v > this.version + 1) {
           // A gap: reconnect from the last version we hold; the server replays or sends a snapshot.
-          this.restart();
+          this.reopen();
           return;
         }
       }
@@ -99,16 +173,24 @@ export class RoomConnection {
     this.h.frame(frame);
   }
 
-  rawSend(t, d, extra = {}) {
+  rawSend(t, d, extra = {}, beforeHello = false) {
     // Ids are unique across page loads: the server refuses an id it has seen from this player.
     const id = `${this.idPrefix}.${this.nextId++}`;
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject({ code: "network", message: "not connected" });
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN || (!this.ready && !beforeHello) || !this.online) {
+        reject({ code: "not_connected", message: "not connected" });
         return;
       }
-      this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ t, id, d, ...extra }));
+      // A ping not answered in time: the link is dead.
+      const timer =
+        t === "ping"
+          ? setTimeout(() => {
+              if (this.pending.has(id) && ws === this.ws) this.dead("no reply");
+            }, REPLY_WITHIN_MS)
+          : null;
+      this.pending.set(id, { resolve, reject, timer });
+      ws.send(JSON.stringify({ t, id, d, ...extra }));
     });
   }
 
@@ -118,6 +200,7 @@ export class RoomConnection {
     return this.rawSend(t, d, extra);
   }
 
+  /** For tests: drop the socket as a broken network would. */
   /** Send fresh entropy for the deal whose commitment is shown (docs/protocol.md §3); a
    *  refusal (the deal was drawn meanwhile, a seat was left) costs nothing and is not shown. */
   contribute(commitment) {
@@ -143,8 +226,12 @@ export class RoomConnection {
 
   close() {
     this.closed = true;
+    this.ready = false;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
+    this.failPending("leaving");
     if (this.ws) this.ws.close(1000, "leaving");
   }
 }

@@ -1,7 +1,7 @@
 // History: your matches, a match's scoresheet and deals, and a step-by-step replay of a deal
 // (bids, every trick, all four hands) with its record downloadable as JSON.
 import { get } from "./api.js";
-import { clear, h, replace } from "./dom.js";
+import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { cardFace, cardText, layoutHand } from "./cards.js";
@@ -17,21 +17,23 @@ function seatLabel(seats, seat) {
   return s.bot ? `${t("bot")} ${seat + 1}` : s.name || t("seat_n", { n: seat + 1 });
 }
 
+/** "Us" / "Them" for a player of the match; "Team 1" / "Team 2" for a visitor (`us` null). */
 function teamLabels(seats, us, withNames = true) {
   const out = [];
   for (const team of [0, 1]) {
     const who = `${seatLabel(seats, team)} & ${seatLabel(seats, team + 2)}`;
-    const label = team === us ? t("team_us") : t("team_them");
+    const label = us === null ? t("team_n", { n: team + 1 }) : team === us ? t("team_us") : t("team_them");
     out[team] = withNames ? `${label} (${who})` : label;
   }
   return out;
 }
 
+/** The viewer's seat in the match, or null for a visitor who did not play it. */
 function mySeat(match) {
   const player = getPlayer();
   if (match.your_seat !== undefined && match.your_seat !== null) return match.your_seat;
   const mine = player ? match.seats.find((s) => s.player === player.id) : null;
-  return mine ? mine.seat : 0;
+  return mine ? mine.seat : null;
 }
 
 function downloadButton(label, path, filename, id) {
@@ -100,7 +102,13 @@ export function showHistory(app) {
                 h("td", { text: t(`preset_${m.rules.preset}`) }),
                 h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
                 h("td", { text: `${sheet.scores[us]} – ${sheet.scores[1 - us]} (${verdict})` }),
-                h("td", {}, h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") })),
+                h(
+                  "td",
+                  { class: "actions" },
+                  h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
+                  // A match still being played: the way back to its table.
+                  !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
+                ),
               );
             }),
           ),
@@ -133,7 +141,8 @@ export function showMatch(app, matchId) {
   app.append(box);
   get(`/api/matches/${encodeURIComponent(matchId)}`)
     .then((match) => {
-      const us = mySeat(match) % 2;
+      const seat = mySeat(match);
+      const us = seat === null ? null : seat % 2;
       const names = teamLabels(match.seats, us);
       clear(box);
       const deals = h(
@@ -153,7 +162,7 @@ export function showMatch(app, matchId) {
       );
       box.append(
         h("h2", { text: `${t(`preset_${match.rules.preset}`)} — ${t("target")} ${match.target}` }),
-        match.scoresheet ? scoresheetTable(match.scoresheet, us, names) : null,
+        match.scoresheet ? scoresheetTable(match.scoresheet, us ?? 0, names) : "",
         h("p", {}, downloadButton(t("download_match"), `/api/matches/${encodeURIComponent(matchId)}/record`, `match-${matchId}.json`, "download-match")),
         h("h3", { text: t("deals") }),
         deals,
@@ -172,6 +181,12 @@ function initialHands(record) {
   const hands = [[], [], [], []];
   for (const a of record.actions) if (a.play) hands[a.seat].push(a.play);
   if (hands.some((x) => x.length)) return hands;
+  return dealtFive(record);
+}
+
+/** The five cards each seat holds while the bidding goes on (the first packets of C-9). */
+function dealtFive(record) {
+  const hands = [[], [], [], []];
   const packets = record.rules.preset === "french" && record.rules.house_rules && record.rules.house_rules.deal_packets === "2-3" ? [2, 3] : [3, 2];
   let i = 0;
   for (const size of packets) {
@@ -189,6 +204,35 @@ export function showReplay(app, matchId, number) {
   app.append(box);
   let step = 0;
   let data = null;
+  let autoplay = null; // the interval stepping through the deal, while it plays by itself
+
+  function stopAutoplay() {
+    clearInterval(autoplay);
+    autoplay = null;
+  }
+
+  function toggleAutoplay() {
+    if (autoplay) stopAutoplay();
+    else {
+      if (step >= data.record.actions.length) step = 0;
+      autoplay = setInterval(() => {
+        if (step >= data.record.actions.length) stopAutoplay();
+        else step += 1;
+        draw();
+      }, 900);
+    }
+    draw();
+  }
+
+  /** Steps a player may jump to: the bidding, then the end of each trick. */
+  function jumpTargets(record) {
+    const targets = [{ label: t("jump_bidding"), step: 0 }];
+    let plays = 0;
+    record.actions.forEach((a, i) => {
+      if (a.play && ++plays % 4 === 0) targets.push({ label: t("jump_trick", { n: plays / 4 }), step: i + 1 });
+    });
+    return targets;
+  }
 
   function onKey(event) {
     if (!data) return;
@@ -199,6 +243,7 @@ export function showReplay(app, matchId, number) {
   }
 
   function go(next) {
+    stopAutoplay();
     step = Math.max(0, Math.min(data.record.actions.length, next));
     draw();
   }
@@ -206,11 +251,14 @@ export function showReplay(app, matchId, number) {
   function draw() {
     const { record, result, match } = data;
     const seats = match.seats;
-    const us = mySeat(match) % 2;
-    const base = mySeat(match);
+    const viewer = mySeat(match);
+    const us = viewer === null ? null : viewer % 2;
+    const base = viewer ?? 0;
     const pos = (seat) => POSITIONS[(seat - base + 4) % 4];
     const done = record.actions.slice(0, step);
-    const hands = initialHands(record).map((cards) => [...cards]);
+    // Until the first card is played only five cards are dealt (the rest come after the bidding).
+    const bidding = !done.some((a) => a.play);
+    const hands = (bidding ? dealtFive(record) : initialHands(record)).map((cards) => [...cards]);
     const bids = [];
     let trick = [];
     let lastTrick = null;
@@ -247,7 +295,7 @@ export function showReplay(app, matchId, number) {
     const seatsView = [0, 1, 2, 3].map((seat) =>
       h(
         "div",
-        { class: `seat pos-${pos(seat)} team-${seat % 2 === us ? "us" : "them"}` },
+        { class: `seat pos-${pos(seat)} team-${seat % 2 === (us ?? 0) ? "us" : "them"}` },
         h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? h("span", { class: "badge dealer", text: "D" }) : null),
         h("div", { class: "open-hand" }, layoutHand(hands[seat]).map((c) => cardFace(c, { extraClass: "small" }))),
         h(
@@ -266,8 +314,17 @@ export function showReplay(app, matchId, number) {
         ? h("div", { class: "trick" }, POSITIONS.map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)
         : h("div", { class: "bidding" }, h("ol", { class: "bid-log" }, bids.map((b) => h("li", { text: `${seatLabel(seats, b.seat)}: ${contractLabel(b.bid)}` }))));
 
+    const jump = h(
+      "select",
+      { id: "replay-jump", "aria-label": t("jump_to") },
+      jumpTargets(record).map((target) => h("option", { value: String(target.step), text: target.label })),
+    );
+    const here = jumpTargets(record).filter((target) => target.step <= step).pop();
+    jump.value = String(here ? here.step : 0);
+    jump.addEventListener("change", () => go(Number(jump.value)));
     clear(box);
-    box.append(
+    // dom.js's append, not the DOM's: a null child is nothing, not the text "null".
+    append(box, [
       h("h2", { text: t("replay_of", { n: number }) }),
       h(
         "div",
@@ -277,6 +334,8 @@ export function showReplay(app, matchId, number) {
         h("span", { class: "step", id: "replay-step", text: t("step", { i: step, n: record.actions.length }) }),
         h("button", { type: "button", id: "replay-next", text: `${t("next")} ▶`, onclick: () => go(step + 1) }),
         h("button", { type: "button", id: "replay-last", text: `${t("last")} »`, onclick: () => go(record.actions.length) }),
+        h("button", { type: "button", id: "replay-auto", "aria-pressed": String(Boolean(autoplay)), text: autoplay ? `❚❚ ${t("autoplay_stop")}` : `► ${t("autoplay")}`, onclick: toggleAutoplay }),
+        h("label", { class: "jump" }, h("span", { text: `${t("jump_to")} ` }), jump),
         downloadButton(t("download_json"), `/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`, `deal-${matchId}-${number}.json`, "download-deal"),
         h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}`, text: t("scoresheet") }),
       ),
@@ -303,8 +362,8 @@ export function showReplay(app, matchId, number) {
             ),
           )
         : null,
-      finished && result ? breakdownTable(result, us, teamLabels(seats, us, false), (seat) => seatLabel(seats, seat)) : null,
-    );
+      finished && result ? breakdownTable(result, us ?? 0, teamLabels(seats, us, false), (seat) => seatLabel(seats, seat)) : null,
+    ]);
   }
 
   Promise.all([get(`/api/matches/${encodeURIComponent(matchId)}`), get(`/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`)])
@@ -320,6 +379,7 @@ export function showReplay(app, matchId, number) {
     });
   return {
     leave() {
+      stopAutoplay();
       document.removeEventListener("keydown", onKey);
     },
     relang() {

@@ -2,7 +2,7 @@
 import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
-import { t } from "./i18n.js";
+import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
 import { go, seatName, showError, toast } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 
@@ -105,6 +105,12 @@ function createForm(rules) {
     [0, 15, 30, 60, 120].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
   );
   turn.value = "30";
+  const pause = h(
+    "select",
+    { id: "deal-pause", name: "deal_pause" },
+    [0, 5, 10, 20, 30, 60].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
+  );
+  pause.value = "10";
   const botLevel = h(
     "select",
     { id: "bot-level", name: "bot_level" },
@@ -140,15 +146,15 @@ function createForm(rules) {
           if (typeof rule.default === "boolean") {
             control = h("input", { type: "checkbox", id, name: rule.name, checked: rule.default });
           } else {
-            control = h("select", { id, name: rule.name }, rule.choices.map((c) => h("option", { value: String(c), text: String(c) })));
+            control = h("select", { id, name: rule.name }, rule.choices.map((c) => h("option", { value: String(c), text: houseRuleValue(c) })));
             control.value = String(rule.default);
           }
           return h(
             "div",
             { class: "house-rule" },
             control,
-            h("label", { for: id }, h("code", { text: rule.name.replaceAll("_", " ") }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
-            h("p", { class: "explain", text: rule.explanation }),
+            h("label", { for: id }, h("span", { class: "rule-name", text: houseRuleName(rule) }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
+            h("p", { class: "explain", text: houseRuleHelp(rule) }),
           );
         }),
     );
@@ -163,6 +169,7 @@ function createForm(rules) {
     h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
     h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
     h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
+    h("div", { class: "field" }, h("label", { for: "deal-pause", text: t("deal_pause") }), pause),
     visibility,
     bots,
     h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel),
@@ -172,7 +179,7 @@ function createForm(rules) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!getPlayer()) {
-      toast(t("name_needed"), { kind: "error" });
+      toast(t("name_needed"), { kind: "error", code: "name_needed" });
       document.getElementById("name-input")?.focus();
       return;
     }
@@ -186,6 +193,7 @@ function createForm(rules) {
       rules: { preset: preset.value, house_rules: house },
       public: form.querySelector('input[name="visibility"]:checked').value === "public",
       turn_seconds: Number(turn.value),
+      deal_pause_seconds: Number(pause.value),
       bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
       bot_level: botLevel.value,
       rated: form.querySelector("#rated").checked,
@@ -219,14 +227,53 @@ function joinForm() {
   return form;
 }
 
+/** The player's own open tables (waiting or playing), each with the way back to it. */
+async function loadMyRooms(box) {
+  if (!getPlayer()) {
+    box.hidden = true;
+    return;
+  }
+  try {
+    const rooms = await get("/api/players/me/rooms");
+    box.hidden = !rooms.length;
+    replace(
+      box,
+      h("h2", { text: t("my_rooms") }),
+      h(
+        "ul",
+        { class: "rooms", id: "my-rooms-list" },
+        rooms.map((room) =>
+          h(
+            "li",
+            { class: "room-row", dataset: { code: room.code } },
+            h(
+              "div",
+              { class: "room-main" },
+              h("strong", { text: t(`preset_${room.rules.preset}`) }),
+              h("span", { class: "muted", text: ` · ${t(`status_${room.status}`)} · ${t("your_seat_n", { n: room.your_seat + 1 })}` }),
+              h("div", { class: "room-seats", text: room.seats.map((s) => seatName(room, s.seat)).join(" · ") }),
+            ),
+            h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(room.code)}`, text: t("return_to_table") }),
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    if (error.code !== "bad_token") showError(error);
+    box.hidden = true;
+  }
+}
+
 export function showLobby(app) {
+  const mine = h("section", { class: "panel my-rooms", id: "my-rooms", hidden: true });
   const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
   const createBox = h("section", { class: "panel" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
   app.append(
     h(
       "div",
       { class: "lobby" },
-      h("section", { class: "panel" }, nameForm(), joinForm()),
+      mine,
+      h("section", { class: "panel" }, nameForm(() => loadMyRooms(mine)), joinForm()),
       h(
         "section",
         { class: "panel" },
@@ -237,6 +284,7 @@ export function showLobby(app) {
     ),
   );
   loadRooms(list);
+  loadMyRooms(mine);
   let quick = null;
   get("/api/rules")
     .then((rules) => {

@@ -9,6 +9,7 @@ import { showRoom } from "./room.js";
 import { showHistory, showMatch, showReplay } from "./history.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./ratings.js";
+import { dropToasts } from "./ui.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -52,7 +53,12 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-window.addEventListener("belote:identity", chrome);
+window.addEventListener("belote:identity", () => {
+  chrome();
+  // A name is saved now: the toasts that asked for one are out of date.
+  dropToasts("name_needed");
+  dropToasts("not_authenticated");
+});
 onLangChange(() => {
   chrome();
   if (page && page.relang) page.relang();

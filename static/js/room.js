@@ -4,11 +4,11 @@
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { forgetPlayer, getPlayer } from "./identity.js";
-import { t } from "./i18n.js";
-import { cardBack, cardFace, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
+import { houseRuleText, t } from "./i18n.js";
+import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { banner, go, roomLink, seatName, showError, toast } from "./ui.js";
+import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -54,6 +54,11 @@ export function showRoom(app, code) {
     belote: true,
     rebelote: true,
     busy: false,
+    pendingCard: null, // the card (or bid) sent and not yet answered: shown as pending
+    nextAsked: false, // this player pressed "Next deal" during the pause
+    playedForYou: [], // what the server played for this player since they last looked
+    leaveTo: null, // a link the player followed during the match: asked to confirm
+    armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
     keyboard: false,
     status: "connecting",
     clockOffset: 0, // server clock − this device's clock, from the last snapshot (ms)
@@ -68,7 +73,8 @@ export function showRoom(app, code) {
   const chatInput = h("input", { id: "chat-input", maxlength: "300", autocomplete: "off" });
   const chatForm = h("form", { class: "chat-form", id: "chat-form" }, chatInput, h("button", { type: "submit", id: "chat-send" }));
   const chatTitle = h("h3");
-  const chatBox = h("section", { class: "panel chat", id: "chat" }, chatTitle, chatList, chatForm);
+  const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
+  const chatBox = h("section", { class: "panel chat", id: "chat" }, chatTitle, chatList, chatForm, chatNote);
   const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
@@ -109,6 +115,8 @@ export function showRoom(app, code) {
   const isHost = () => S.room && S.room.host === player.id;
   // While the host is away, any seated player may start and seat bots (the server agrees).
   const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
+  // A deal still being played (its last frame, phase "finished", stays in S.deal until the next).
+  const dealLive = () => Boolean(S.deal && S.deal.phase !== "finished");
   const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
 
   // ---- commands ------------------------------------------------------------------------
@@ -123,15 +131,44 @@ export function showRoom(app, code) {
 
   async function act(action) {
     if (S.busy) return;
+    if (!conn.ready) {
+      // Never a silent click: say that nothing was sent (the table comes back by itself).
+      showError({ code: "not_connected" });
+      return;
+    }
     S.busy = true;
+    S.pendingCard = action.play || action.bid || null;
+    render();
     const { seat, ...body } = action;
     try {
       await conn.send("act", body);
     } catch (error) {
-      showError(error);
+      showError(explainRefusal(error, action));
     } finally {
       S.busy = false;
+      S.pendingCard = null;
+      render();
     }
+  }
+
+  /** Why a card was refused, in the player's words: the server names the rule (BG-8, FR-6 …),
+   * the legal cards and the trick on the table say which obligation it was. */
+  function explainRefusal(error, action) {
+    if (!error || error.code !== "illegal_card" || !S.deal || !action.play) return error;
+    const card = action.play;
+    const deal = S.deal;
+    const legal = deal.legal.filter((a) => a.play).map((a) => a.play);
+    let why = null;
+    if (!deal.hand || !deal.hand.includes(card)) why = "why_not_in_hand";
+    else if (deal.trick.length && legal.length) {
+      const led = deal.trick[0].card[1];
+      const trump = SUIT_OF_NAME[deal.contract] || null;
+      const allLed = legal.every((c) => c[1] === led);
+      const allTrump = trump !== null && legal.every((c) => c[1] === trump);
+      if (allLed) why = card[1] === led ? "why_must_raise" : "why_follow_suit";
+      else if (allTrump) why = card[1] === trump ? "why_must_overtrump" : "why_must_trump";
+    }
+    return { ...error, text: why ? t(why) : null };
   }
 
   function declareOptions() {
@@ -201,19 +238,27 @@ export function showRoom(app, code) {
         S.number = d.number;
         S.deal = d.deal;
         S.turn = d.turn;
+        // The last result moves aside (the side panel) so the new deal is never hidden behind
+        // it; a player who pressed "Next deal" has seen it.
+        if (S.nextAsked) S.showResult = false;
+        S.nextAsked = false;
+        S.armedBid = null;
         S.declare = null;
         S.belote = true;
         S.rebelote = true;
         S.showLastTrick = false;
         break;
       case "action":
+        if (d.auto && d.seat === me() && S.room && !S.room.seats[d.seat].bot) notePlayedForYou(S.deal, d.deal);
         S.deal = d.deal;
         S.turn = d.turn;
+        S.armedBid = null;
         break;
       case "deal_end":
         S.lastResult = d;
         S.scoresheet = d.scoresheet;
         S.showResult = true;
+        S.nextAsked = false;
         break;
       case "chat":
         S.chat.push(d);
@@ -236,9 +281,22 @@ export function showRoom(app, code) {
     conn.contribute(next);
   }
 
+  /** The server acted for this player (the clock ran out, or a stand-in bot): keep what it did
+   * until the player has seen it. */
+  function notePlayedForYou(before, after) {
+    let what = null;
+    if (before && after && after.bids.length > before.bids.length) what = contractLabel(after.bids[after.bids.length - 1].bid);
+    else if (before && before.hand && after && after.hand) {
+      const gone = before.hand.filter((c) => !after.hand.includes(c));
+      if (gone.length === 1) what = cardLabel(gone[0]);
+    }
+    S.playedForYou.push(what || "?");
+  }
+
   function onStatus(status) {
     S.status = status;
-    if (status === "reconnecting") banner(t("reconnecting"));
+    if (status === "offline") banner(t("offline"));
+    else if (status === "reconnecting") banner(t("reconnecting"));
     else if (status === "connecting") banner(t("connecting"));
     else if (status === "gone") {
       banner(null);
@@ -248,6 +306,7 @@ export function showRoom(app, code) {
       if (status === "reconnected") toast(t("reconnected"), { timeout: 2500 });
     }
     root.dataset.connection = status;
+    if (S.room) render(); // the hand shows whether a click can be sent
   }
 
   function onHelloFailed(error) {
@@ -274,7 +333,8 @@ export function showRoom(app, code) {
   // ---- rendering -----------------------------------------------------------------------
   function render() {
     if (!S.room) return;
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
+    const focused = active.card || active.bid || null;
     renderTop();
     renderTable();
     renderInfo();
@@ -282,6 +342,10 @@ export function showRoom(app, code) {
     chatTitle.textContent = t("chat");
     chatInput.placeholder = t("chat_placeholder");
     chatForm.querySelector("button").textContent = t("send");
+    // Spectators read the players' chat but do not write in it (the server refuses them too).
+    chatForm.hidden = me() === null;
+    chatNote.hidden = me() !== null;
+    chatNote.textContent = t("spectator_chat");
     root.dataset.status = S.room.status;
     root.dataset.phase = S.deal ? S.deal.phase : "none";
     root.dataset.myTurn = String(Boolean(myTurn()));
@@ -292,7 +356,7 @@ export function showRoom(app, code) {
 
   function renderTop() {
     const room = S.room;
-    const house = Object.entries(room.rules.house_rules || {}).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`);
+    const house = Object.entries(room.rules.house_rules || {}).map(([k, v]) => houseRuleText(k, v));
     const link = roomLink(room.code);
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
     replace(
@@ -437,13 +501,15 @@ export function showRoom(app, code) {
             deal.legal.map((a) =>
               h("button", {
                 type: "button",
-                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""}`,
+                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""} ${S.armedBid === a.bid ? "armed" : ""} ${S.pendingCard === a.bid ? "pending" : ""}`,
                 dataset: { bid: a.bid },
                 text: contractLabel(a.bid),
+                "aria-busy": S.pendingCard === a.bid ? "true" : null,
                 onclick: () => act(a),
               }),
             ),
           ),
+          S.armedBid ? h("p", { class: "bid-confirm", id: "bid-confirm", text: t("bid_confirm", { bid: contractLabel(S.armedBid) }) }) : null,
         ),
       );
     } else if (deal.turn !== null) {
@@ -494,12 +560,12 @@ export function showRoom(app, code) {
     const cards = layoutHand(deal.hand);
     return h(
       "div",
-      { class: `hand ${playing ? "my-turn" : ""}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: { "--n": cards.length } },
+      { class: `hand ${playing ? "my-turn" : ""} ${conn.ready ? "" : "offline"}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: { "--n": cards.length } },
       cards.map((card) => {
         const state = !playing ? "idle" : legalCards.has(card) ? "playable" : "dimmed";
         return cardFace(card, {
           button: true,
-          extraClass: state,
+          extraClass: `${state} ${S.pendingCard === card ? "pending" : ""}`,
           attrs: {
             onclick: () => playCard(card),
             "aria-label": state === "dimmed" ? `${cardName(card)} — ${t("not_playable")}` : null,
@@ -513,7 +579,7 @@ export function showRoom(app, code) {
   function centerView() {
     const room = S.room;
     const deal = S.deal;
-    if (S.showResult && S.lastResult) return resultView();
+    if (S.showResult && S.lastResult && !dealLive()) return resultView();
     if (room.status === "finished") return matchOverView();
     if (!deal) {
       const parts = [];
@@ -544,23 +610,59 @@ export function showRoom(app, code) {
     return trickView();
   }
 
-  function resultView() {
-    const d = S.lastResult;
+  /** The pause after a deal: its result, until when it is shown, and "Next deal" (every person
+   * at the table pressing it ends the pause; the server decides). */
+  function nextDealControls() {
+    const pause = S.room.next_deal;
+    if (!pause || dealLive() || S.lastResult.finished) return null;
+    const humans = S.room.seats.filter((s) => s.player && s.connected && !s.standin).length;
+    const asked = S.nextAsked || (me() !== null && pause.ready.includes(me()));
     return h(
       "div",
-      { class: "result-panel", id: "result-panel", role: "dialog", "aria-label": t("deal_result", { n: d.number }) },
+      { class: "next-deal" },
+      h("span", { class: "next-deal-in", id: "next-deal-in" }, h("span", { class: "clock countdown", dataset: { deadline: String(pause.at), format: "next_deal_in" } })),
+      me() !== null
+        ? h("button", {
+            type: "button",
+            class: "primary",
+            id: "next-deal",
+            disabled: asked,
+            text: t("next_deal"),
+            onclick: async () => {
+              S.nextAsked = true;
+              render();
+              if ((await command("next_deal", {})) === null) {
+                S.nextAsked = false;
+                render();
+              }
+            },
+          })
+        : null,
+      pause.ready.length ? h("span", { class: "muted", id: "next-deal-ready", text: t("next_deal_waiting", { n: pause.ready.length, m: humans }) }) : null,
+    );
+  }
+
+  function resultView(inSide = false) {
+    const d = S.lastResult;
+    const pausing = !inSide && S.room.next_deal && !dealLive() && !d.finished;
+    return h(
+      "div",
+      { class: `result-panel ${inSide ? "in-side" : ""}`, id: "result-panel", role: inSide ? "region" : "dialog", "aria-label": t("deal_result", { n: d.number }) },
       h("h3", { text: t("deal_result", { n: d.number }) }),
       breakdownTable(d.result, usTeam(), shortTeamNames(), name),
-      h("button", {
-        type: "button",
-        class: "primary",
-        id: "result-close",
-        text: d.finished ? t("close") : t("continue"),
-        onclick: () => {
-          S.showResult = false;
-          render();
-        },
-      }),
+      pausing ? nextDealControls() : null,
+      pausing && me() !== null
+        ? null
+        : h("button", {
+            type: "button",
+            class: inSide ? "" : "primary",
+            id: "result-close",
+            text: t("close"),
+            onclick: () => {
+              S.showResult = false;
+              render();
+            },
+          }),
     );
   }
 
@@ -611,12 +713,50 @@ export function showRoom(app, code) {
     return parts;
   }
 
+  function playedForYouNote() {
+    if (!S.playedForYou.length) return null;
+    return h(
+      "div",
+      { class: "played-for-you", id: "played-for-you", role: "status" },
+      h("strong", { text: t("played_for_you", { what: S.playedForYou.join(", ") }) }),
+      h("span", { class: "muted", text: ` ${t("played_for_you_note")}` }),
+      h("button", {
+        type: "button",
+        class: "toast-close",
+        id: "played-for-you-close",
+        "aria-label": t("close"),
+        text: "×",
+        onclick: () => {
+          S.playedForYou = [];
+          render();
+        },
+      }),
+    );
+  }
+
   function renderTable() {
     const deal = S.deal;
+    const hint = deal && deal.hand && myTurn() && !touchOnly() ? (deal.phase === "playing" ? t("keyboard_help") : t("keyboard_help_bid")) : null;
     replace(
       table,
-      h("div", { class: "felt" }, feltStatus(), [0, 1, 2, 3].map(seatBox), h("div", { class: "center" }, centerView())),
-      h("div", { class: "mine" }, declarePanel(), handView(), deal && deal.hand && myTurn() && deal.phase === "playing" ? h("p", { class: "hint", text: t("keyboard_help") }) : null),
+      playedForYouNote(),
+      h(
+        "div",
+        { class: "felt" },
+        feltStatus(),
+        [0, 1, 2, 3].map(seatBox),
+        h("div", { class: "center" }, centerView()),
+      ),
+      h(
+        "div",
+        { class: "mine" },
+        // Above the hand, outside anything that can be opened over the table.
+        myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
+        declarePanel(),
+        handView(),
+        hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
+      ),
+      leaveDialog(),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
   }
@@ -670,7 +810,8 @@ export function showRoom(app, code) {
           : h("p", { class: "muted", text: t("no_bids") }),
       );
     }
-    if (S.lastResult && !S.showResult) {
+    if (S.lastResult && S.showResult && dealLive()) parts.push(resultView(true));
+    else if (S.lastResult && !S.showResult) {
       parts.push(
         h("button", {
           type: "button",
@@ -684,6 +825,7 @@ export function showRoom(app, code) {
       );
     }
     replace(info, parts);
+    info.hidden = !parts.length; // no empty box in the waiting room
   }
 
   function renderSheet() {
@@ -693,7 +835,7 @@ export function showRoom(app, code) {
       S.scoresheet ||
       (S.room.status === "waiting" ? null : { lines: [], scores: [0, 0], hanging: 0, target: S.room.target, finished: false, winner: null });
     if (sheet) sheetBox.append(scoresheetTable(sheet, usTeam(), shortTeamNames()));
-    else sheetBox.append(h("p", { class: "muted", text: "—" }));
+    sheetBox.hidden = !sheet; // nothing to show before the first match
   }
 
   function chatLine(line) {
@@ -721,7 +863,8 @@ export function showRoom(app, code) {
     const now = Date.now() + S.clockOffset; // the server's time, as well as we know it
     for (const el of root.querySelectorAll(".clock")) {
       const deadline = Number(el.dataset.deadline);
-      el.textContent = deadline ? t("time_left", { n: Math.max(0, Math.ceil((deadline - now) / 1000)) }) : "";
+      const n = Math.max(0, Math.ceil((deadline - now) / 1000));
+      el.textContent = deadline ? t(el.dataset.format || "time_left", { n }) : "";
       el.classList.toggle("low", Boolean(deadline) && deadline - now < 5000);
     }
   }
@@ -739,21 +882,38 @@ export function showRoom(app, code) {
     if (!S.keyboard) return;
     const items = focusables();
     if (!items.length) return;
-    const same = card ? items.find((el) => el.dataset.card === card) : null;
+    const same = card ? items.find((el) => el.dataset.card === card || el.dataset.bid === card) : null;
     (same || items[0]).focus();
   }
 
   function onKey(event) {
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const bid = event.target && event.target.dataset ? event.target.dataset.bid : undefined;
+    if ((event.key === "Enter" || event.key === " ") && bid !== undefined && S.armedBid !== bid) {
+      // A bid by keyboard takes two presses: the first names it, the second sends it.
+      event.preventDefault();
+      S.keyboard = true;
+      S.armedBid = bid;
+      render();
+      return;
+    }
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight" && event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
     const items = focusables();
     if (!items.length) return;
     event.preventDefault();
     S.keyboard = true;
+    if (S.armedBid !== null) {
+      S.armedBid = null;
+      render();
+    }
     const at = items.indexOf(document.activeElement);
     const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
-    const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+    // Cards go round the hand; bids stop at the ends (Pass never turns into All Trumps).
+    const wrap = !items[0].dataset.bid;
+    let next = at < 0 ? (step > 0 ? 0 : items.length - 1) : at + step;
+    if (wrap) next = (next + items.length) % items.length;
+    else next = Math.max(0, Math.min(items.length - 1, next));
     items[next].focus();
   }
   const onPointer = () => {
@@ -762,12 +922,59 @@ export function showRoom(app, code) {
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", onPointer);
 
+  // ---- leaving during a match asks first ----------------------------------------------
+  const inMatch = () => S.room && S.room.status === "playing" && me() !== null;
+  function onLinkClick(event) {
+    const link = event.target && event.target.closest ? event.target.closest("a[href^='#']") : null;
+    if (!link || !inMatch() || S.leaveTo !== null) return;
+    if (link.getAttribute("href") === location.hash) return;
+    event.preventDefault();
+    S.leaveTo = link.getAttribute("href");
+    render();
+    document.getElementById("leave-stay")?.focus();
+  }
+  document.addEventListener("click", onLinkClick, true);
+
+  function leaveDialog() {
+    if (S.leaveTo === null) return null;
+    const close = () => {
+      S.leaveTo = null;
+      render();
+    };
+    return h(
+      "div",
+      { class: "modal-backdrop", id: "leave-confirm" },
+      h(
+        "div",
+        { class: "modal", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "leave-title" },
+        h("h3", { id: "leave-title", text: t("leave_title") }),
+        h("p", { text: t("leave_text") }),
+        h(
+          "div",
+          { class: "modal-buttons" },
+          h("button", { type: "button", id: "leave-stay", class: "primary", text: t("stay"), onclick: close }),
+          h("button", {
+            type: "button",
+            id: "leave-go",
+            text: t("leave_confirm"),
+            onclick: () => {
+              const to = S.leaveTo;
+              S.leaveTo = null;
+              go(to);
+            },
+          }),
+        ),
+      ),
+    );
+  }
+
   return {
     leave() {
       conn.close();
       clearInterval(clockTimer);
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("click", onLinkClick, true);
       banner(null);
       if (window.__belote && window.__belote.conn === conn) delete window.__belote;
     },

@@ -32,14 +32,18 @@ export function scoresheetTable(sheet, us, teamNames) {
     const cell = (team) => {
       const value = line.mp[team];
       const taker = !line.void && line.contracting_team === team;
-      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), text: mpText(value) });
+      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), title: taker ? t("taker_legend") : null, text: mpText(value) });
     };
-    return h("tr", { class: line.void ? "void" : "" }, h("td", { class: "n", text: String(i + 1) }), cell(us), cell(them), h("td", { class: "notes" }, notes));
+    // Notes are words side by side: a space between them ("♥ Hearts valat", not "Heartsvalat").
+    const spaced = notes.flatMap((note, j) => (j ? [" ", note] : [note]));
+    return h("tr", { class: line.void ? "void" : "" }, h("td", { class: "n", text: String(i + 1) }), cell(us), cell(them), h("td", { class: "notes" }, spaced));
   });
   const winner = sheet.finished && sheet.winner !== null && sheet.winner !== undefined ? sheet.winner : null;
+  const underlined = sheet.lines.some((line) => !line.void && line.contracting_team !== null && line.contracting_team !== undefined);
   return h(
     "table",
     { class: "scoresheet", dataset: { finished: String(Boolean(sheet.finished)) } },
+    underlined ? h("caption", { class: "legend", text: t("taker_legend") }) : null,
     h(
       "thead",
       {},

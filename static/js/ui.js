@@ -1,6 +1,6 @@
 // Shared bits of the page: toasts for messages and errors, the connection banner, navigation.
 import { h } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, lang, t } from "./i18n.js";
 
 export function toast(text, { kind = "info", detail = null, code = null, timeout = 6000 } = {}) {
   const box = document.getElementById("toasts");
@@ -17,11 +17,26 @@ export function toast(text, { kind = "info", detail = null, code = null, timeout
   return item;
 }
 
-/** Show a server (or network) error: localized text from its code, the server's words as detail. */
+/** Show a server (or network) error in the player's language: the text for its code (or the
+ * caller's more precise `text`), and as detail the rule it enforces. The server's own message is
+ * English engine prose: it is shown only to English readers, and only without a rule. */
 export function showError(error) {
   const code = (error && error.code) || "server_error";
-  const detail = error && error.message && error.message !== errorText(code) ? error.message : null;
-  return toast(errorText(code), { kind: "error", detail, code });
+  const text = (error && error.text) || errorText(code);
+  let detail = null;
+  if (error && error.rule) detail = t("rule_n", { rule: error.rule });
+  else if (lang() === "en" && error && error.message && error.message !== text) detail = error.message;
+  return toast(text, { kind: "error", detail, code });
+}
+
+/** A toast asking for something the player has since done goes away (e.g. "choose a name"). */
+export function dropToasts(code) {
+  for (const item of document.querySelectorAll(`#toasts .toast[data-code="${code}"]`)) item.remove();
+}
+
+/** A phone or tablet without a mouse or keyboard in use: no keyboard hints there. */
+export function touchOnly() {
+  return window.matchMedia("(hover: none) and (pointer: coarse)").matches;
 }
 
 export function banner(text) {

@@ -19,7 +19,10 @@ async def test_leaderboards_and_profiles(http: httpx.AsyncClient) -> None:
     profile = (await http.get(f"/api/players/{guest.id}/profile")).json()
     assert profile["name"] == "Newcomer" and profile["username"] is None
     assert (profile["matches"], profile["win_rate"], profile["ratings"]) == (0, None, [])
-    assert code_of(await http.get("/api/players/0000000000000000/profile")) == (404, "unknown_player")
+    assert code_of(await http.get("/api/players/0000000000000000/profile")) == (
+        404,
+        "unknown_player",
+    )
 
 
 async def test_rooms_are_casual_unless_asked(http: httpx.AsyncClient) -> None:

@@ -128,8 +128,10 @@ def new_page(browser: Any, live_server: Server) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     watches: list[Watch] = []
 
-    def make(viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url)
+    def make(viewport: dict[str, int] = DESKTOP, locale: str = "en-US", **options: Any) -> Any:
+        context = browser.new_context(
+            viewport=viewport, locale=locale, base_url=live_server.url, **options
+        )
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()

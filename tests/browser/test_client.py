@@ -110,7 +110,8 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     )
 
     # History: the match, its scoresheet, and the replay of its first deal.
-    page.click("#nav-history")
+    page.click("#nav-history")  # seated in the rematch: leaving asks first
+    page.click("#leave-go")
     page.wait_for_selector("#history table tbody tr")
     assert page.locator("#history tbody tr").count() == 2
     page.click(f"#history tbody tr[data-match='{first_match}'] a")
@@ -122,7 +123,8 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     assert step_text.startswith("Step 0 / ")
     if not sheet["lines"][0]["void"]:
         hands = page.locator(".replay-table .open-hand")
-        assert [hands.nth(i).locator(".card").count() for i in range(4)] == [8, 8, 8, 8]
+        # Five cards are dealt before the bidding (BG-3 / FR-2), not the eight played later.
+        assert [hands.nth(i).locator(".card").count() for i in range(4)] == [5, 5, 5, 5]
     page.click("#replay-next")
     assert page.inner_text("#replay-step").startswith("Step 1 / ")
     page.click("#replay-last")
@@ -235,8 +237,31 @@ def test_reload_in_the_middle_of_a_trick_returns_to_the_same_state(
     assert card not in ui.hand(page)
 
 
-def test_an_illegal_click_is_refused_with_a_message(new_page: Any) -> None:
-    page = new_page()
+REFUSALS = {
+    "en-US": (
+        "Rule",
+        (
+            "You must follow suit.",
+            "You must play a higher card of the suit led.",
+            "You must trump.",
+            "You must play a higher trump.",
+        ),
+    ),
+    "fr-FR": (
+        "Règle",
+        (
+            "Vous devez fournir la couleur demandée.",
+            "Vous devez monter dans la couleur demandée.",
+            "Vous devez couper.",
+            "Vous devez surcouper.",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("locale", list(REFUSALS))
+def test_an_illegal_click_is_refused_with_a_message(new_page: Any, locale: str) -> None:
+    page = new_page(locale=locale)
     ui.set_name(page, "Stubborn")
     ui.create_room(page, bots=(1, 2, 3))
     ui.start(page)
@@ -257,8 +282,11 @@ def test_an_illegal_click_is_refused_with_a_message(new_page: Any) -> None:
     assert dimmed not in ui.legal_plays(page)
     page.click(f"#hand .card[data-card='{dimmed}']")
     toast = page.wait_for_selector(".toast.error[data-code=illegal_card]")
-    assert "You cannot play that card now." in toast.inner_text()
-    assert dimmed in toast.inner_text()  # the server's explanation names the card
+    # Why, in the player's language, and the rule it enforces (BG-8 / BG-9 / BG-10 / BG-11).
+    rule, reasons = REFUSALS[locale]
+    assert any(reason in toast.inner_text() for reason in reasons), toast.inner_text()
+    assert re.search(rf"{rule} BG-(8|9|10|11)", toast.inner_text())
+    assert "legal:" not in toast.inner_text()  # no raw engine text
     assert ui.hand(page) == hand
     assert page.get_attribute("#room", "data-my-turn") == "true"
 

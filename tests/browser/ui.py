@@ -30,12 +30,14 @@ def create_room(
     target: int | None = None,
     timer: int = 0,
     public: bool = False,
+    pause: int = 0,
 ) -> str:
     """Fill the lobby's create form; returns the room code once the room page shows."""
     page.wait_for_selector("#create-form")
     if target is not None:
         page.fill("#target", str(target))
     page.select_option("#turn", str(timer))
+    page.select_option("#deal-pause", str(pause))
     page.check(f"input[name=visibility][value={'public' if public else 'private'}]")
     for seat in bots:
         page.check(f"#bot-{seat}")
@@ -118,7 +120,11 @@ def play(page: Any, keyboard: bool = False) -> str:
 
 
 def close_result(page: Any) -> None:
-    page.click("#result-close")
+    """Done with a deal's result: "Next deal" during the pause after it, else "Close"."""
+    if page.query_selector("#next-deal:not([disabled])"):
+        page.click("#next-deal")
+    else:
+        page.click("#result-close")
     page.wait_for_selector("#result-panel", state="detached")
 
 

@@ -138,6 +138,8 @@ async def test_chat_is_limited_per_guest_across_sockets_and_per_room(settings: S
     ):
         code, token = await new_room(http)
         other = await new_guest(http, "Other")
+        seated = await http.put(f"/api/rooms/{code}/seats/1", headers=other.auth)
+        assert seated.status_code == 200  # spectators do not chat
         async with AsyncExitStack() as stack:
             one, two, three = [
                 await stack.enter_async_context(ws_client(server, code, t))

@@ -1,0 +1,113 @@
+"""Screenshots of the client for people to look at (not a test: nothing is asserted).
+
+    python -m tests.browser.shots [--out artifacts/shots]
+
+Starts the app on a free port with a temporary database (as the browser tests do) and, for a
+desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves the lobby, the
+waiting room, the table during the bidding and during play, the score dialog after a deal, the
+history and the replay of a deal: ``{page}-{lang}-{desktop|phone}.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from app.settings import Settings
+from tests.browser import ui
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, ThreadedServer
+
+VIEWPORTS = {"desktop": {"width": 1366, "height": 768}, "phone": PHONE}
+LOCALES = {"en": "en-US", "fr": "fr-FR", "bg": "bg-BG"}
+
+
+def shoot(page: Any, out: Path, name: str, full: bool = False) -> None:
+    page.screenshot(path=str(out / f"{name}.png"), full_page=full)
+
+
+def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
+    mobile = device == "phone"
+    context = browser.new_context(
+        viewport=VIEWPORTS[device],
+        locale=LOCALES[lang],
+        base_url=base,
+        has_touch=mobile,
+        is_mobile=mobile,
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    tag = f"{lang}-{device}"
+    ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
+    page.wait_for_selector("#create-form")
+    page.click("#create-form details summary")
+    shoot(page, out, f"lobby-{tag}", full=True)
+    ui.create_room(page, bots=(1, 2, 3), pause=60, timer=60)
+    shoot(page, out, f"waiting-{tag}", full=True)
+    ui.start(page)
+    seen: set[str] = set()
+    while "result" not in seen:
+        step = ui.wait_next(page)
+        if step == "bid":
+            if "bid" not in seen:
+                shoot(page, out, f"bidding-{tag}")
+                seen.add("bid")
+            ui.bid(page, prefer="hearts")
+        elif step == "play":
+            if "play" not in seen and page.get_attribute("#trick", "data-count") not in ("0", None):
+                shoot(page, out, f"play-{tag}")
+                seen.add("play")
+            ui.play(page)
+        elif step == "result":
+            shoot(page, out, f"score-{tag}")
+            page.locator("#sheet").screenshot(path=str(out / f"scoresheet-{tag}.png"))
+            seen.add("result")
+        else:
+            break
+    match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    page.click("#next-deal")
+    page.click("#nav-history")
+    page.click("#leave-go")
+    page.wait_for_selector("#history table")
+    shoot(page, out, f"history-{tag}", full=True)
+    page.goto(f"/#/m/{match_id}/d/1")
+    page.wait_for_selector("#replay-step")
+    page.select_option("#replay-jump", index=1)
+    shoot(page, out, f"replay-{tag}", full=True)
+    context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ARTIFACTS / "shots")
+    parser.add_argument("--lang", action="append", choices=list(LOCALES))
+    parser.add_argument("--device", action="append", choices=list(VIEWPORTS))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(
+            database_url=f"sqlite+aiosqlite:///{folder}/shots.sqlite3",
+            bot_delay_seconds=0,
+            default_turn_seconds=0,
+        )
+        threaded = ThreadedServer(settings)
+        server = threaded.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+                )
+                for lang in args.lang or list(LOCALES):
+                    for device in args.device or list(VIEWPORTS):
+                        tour(browser, server.url, args.out, lang, device)
+                        print(f"{lang} {device}: done")
+                browser.close()
+        finally:
+            threaded.stop()
+
+
+if __name__ == "__main__":
+    main()

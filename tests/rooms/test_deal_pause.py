@@ -1,0 +1,76 @@
+"""The pause after a deal (issue 11): no clock runs while the result is shown, and the players at
+the table can end the pause together; bots and absent players do not hold it up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rooms.manager import RoomManager
+from app.rooms.room import RoomTimings
+from app.rules import action_to_dict, legal_actions
+from tests.rooms.fakes import Inbox, MemoryStore
+
+HOST, GUEST = "host", "guest"
+
+
+async def first_deal_over(pause: float) -> tuple[RoomManager, Any, Inbox, Inbox]:
+    manager = RoomManager(MemoryStore(), RoomTimings(bot_delay_seconds=0))
+    room = await manager.create(
+        HOST,
+        "Host",
+        {"preset": "bulgarian"},
+        target=None,
+        public=False,
+        turn_seconds=30,
+        deal_pause_seconds=pause,
+        bots=(1, 3),
+    )
+    await room.sit(GUEST, "Guest", 2)
+    host, guest = Inbox(HOST), Inbox(GUEST)
+    await room.connect(host, None)
+    await room.connect(guest, None)
+    await room.begin(HOST, fill_with_bots=False)
+    players = {0: HOST, 2: GUEST}
+
+    def next_step(f: dict[str, Any]) -> bool:
+        turn = f.get("d", {}).get("turn") or {}
+        return f["t"] == "deal_end" or (
+            f.get("v") == room.game_version and turn.get("seat") in players
+        )
+
+    while (frame := await host.wait(next_step))["t"] != "deal_end":
+        assert room.match is not None and room.match.deal is not None
+        action = action_to_dict(legal_actions(room.match.deal)[0])
+        await room.act(players[frame["d"]["turn"]["seat"]], None, room.version, action)
+    return manager, room, host, guest
+
+
+async def test_the_next_deal_waits_for_every_player_at_the_table() -> None:
+    manager, room, host, _guest = await first_deal_over(pause=60)
+    try:
+        # The deal's end is followed by a room event that says until when the result is shown.
+        shown = await host.wait(lambda f: f["t"] == "room" and f["d"]["next_deal"] is not None)
+        assert shown["d"]["next_deal"]["ready"] == []
+        assert room.match is not None and room.match.deal is None
+        assert room.snapshot(0, HOST)["turn"] is None  # no clock runs during the pause
+        await room.next_deal(HOST)
+        assert room.summary()["next_deal"]["ready"] == [0] and room.match.deal is None
+        await room.next_deal(HOST)  # asking twice changes nothing
+        assert room.match.deal is None
+        await room.next_deal(GUEST)  # the last person at the table: the bots do not wait
+        assert room.match.deal is not None and room.match.number == 2
+        assert room.summary()["next_deal"] is None
+        await room.next_deal(GUEST)  # too late, the deal is dealt: nothing happens
+        assert room.match.number == 2
+    finally:
+        await manager.close()
+
+
+async def test_an_absent_player_does_not_hold_up_the_next_deal() -> None:
+    manager, room, _host, guest = await first_deal_over(pause=60)
+    try:
+        await room.disconnect(guest)
+        await room.next_deal(HOST)
+        assert room.match is not None and room.match.number == 2 and room.match.deal is not None
+    finally:
+        await manager.close()
