@@ -204,7 +204,9 @@ export class RoomConnection {
   /** Send fresh entropy for the deal whose commitment is shown (docs/protocol.md §3); a
    *  refusal (the deal was drawn meanwhile, a seat was left) costs nothing and is not shown. */
   contribute(commitment) {
-    return this.rawSend("entropy", { commitment, entropy: newEntropy() }).catch(() => {});
+    // Sent as soon as the snapshot shows the commitment, which comes before the hello's ack:
+    // the server reads this after the hello, so it need not wait for `ready`.
+    return this.rawSend("entropy", { commitment, entropy: newEntropy() }, {}, true).catch(() => {});
   }
 
   restart() {

@@ -95,7 +95,7 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
         ui.set_name(page, name)
     match_id = play_rated_match(pages)
     ana = pages[0]
-    match = ana.request.get(f"/api/matches/{match_id}").json()
+    match = ana.request.get(f"/api/matches/{match_id}", headers=ui.auth(ana)).json()
     winner = match["winner"]
     expected = expected_ratings(winner)
 
@@ -146,6 +146,7 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     you = phone.evaluate("() => window.__belote.state.you")
     assert you == {"player_id": ana_id, "seat": 0}
     phone.click("#nav-history")
+    phone.click("#leave-go")  # leaving a match in progress asks first
     phone.wait_for_selector(f"tr[data-match='{match_id}']")
     phone.click("#my-profile")
     phone.wait_for_selector(".ratings-table tr[data-preset=bulgarian]")

@@ -25,9 +25,7 @@ def test_the_history_page_shows_a_deal_s_shuffle_verified(new_page: Any) -> None
             ui.play(page)
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
 
-    token = page.evaluate("() => JSON.parse(localStorage.getItem('belote.player')).token")
-    auth = {"Authorization": f"Bearer {token}"}  # a private room's record is for its players
-    record = page.request.get(f"/api/matches/{match_id}/record", headers=auth).json()
+    record = page.request.get(f"/api/matches/{match_id}/record", headers=ui.auth(page)).json()
     first = record["deals"][0]
     assert [c["seat"] for c in first["contributions"]] == [0]  # the page sent entropy, unasked
 

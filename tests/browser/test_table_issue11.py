@@ -276,7 +276,7 @@ def test_the_replay_deals_five_plays_by_itself_jumps_and_names_teams_for_visitor
 ) -> None:
     page = new_page()
     ui.set_name(page, "Replayer")
-    ui.create_room(page, bots=(1, 2, 3), pause=60)
+    ui.create_room(page, bots=(1, 2, 3), pause=60, public=True)  # visitors may read it
     ui.start(page)
     while True:  # a deal that was played (not all passed)
         play_to_deal_end(page)

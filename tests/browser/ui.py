@@ -144,3 +144,9 @@ def play_until_trick_in_progress(page: Any) -> None:
             play(page)
         else:
             raise AssertionError("the match ended before a trick was in progress")
+
+
+def auth(page: Any) -> dict[str, str]:
+    """The page's guest token as REST headers: a private room's history is for its players."""
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('belote.player')).token")
+    return {"Authorization": f"Bearer {token}"}
