@@ -480,9 +480,9 @@ def _apply_bid(state: DealState, bid: Bid) -> DealState:
     if state.ruleset.is_french:
         return _french_bid(new, bid, bids)
     layout = state.layout
-    if layout is not None and layout.hidden[bid.seat]:
-        if state.ruleset.house_rules.croatian_reveal == "own_call":
-            _reveal_pairs(new, (bid.seat,))  # CRO-3: his pair is his after his first call
+    own_call = state.ruleset.house_rules.croatian_reveal == "own_call"
+    if layout is not None and layout.hidden[bid.seat] and own_call:
+        _reveal_pairs(new, (bid.seat,))  # CRO-3: his pair is his after his first call
     if call == Call.PASS:
         passes = auction.passes + 1
         new.auction = auction._replace(bids=bids, passes=passes)
