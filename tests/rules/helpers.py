@@ -212,7 +212,7 @@ def contract_and_taker(
     contract, taker = "", -1
     for i, call in enumerate(bids):
         seat = (dealer + 1 + i) % 4
-        if call in ("pass", "contra", "recontra"):
+        if call in ("pass", "contra", "recontra", "surcontra"):
             continue
         if call == "take":
             assert turned is not None
