@@ -220,3 +220,16 @@ def test_the_complete_examples_of_docs_records_md_replay_as_documented(tmp_path:
         documented = dict(documented)
         documented.pop("file")
         assert line == documented
+
+
+def test_docs_records_md_has_a_complete_example_for_every_preset() -> None:
+    """RECORDS.md: deal and match records of every preset are documented with complete
+    examples (each replayed by the test above)."""
+    from app.rules import PRESETS
+
+    pairs = _doc_examples()
+    deals = {r["rules"]["preset"] for r, _ in pairs if r["format"] == "belote-deal/1"}
+    matches = {r["rules"]["preset"] for r, _ in pairs if r["format"] == "belote-match/1"}
+    assert deals | matches >= set(PRESETS)
+    assert {"bulgarian3", "bulgarian2", "open_belot"} <= deals
+    assert matches & {"bulgarian3", "bulgarian2", "open_belot"}
