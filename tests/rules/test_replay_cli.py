@@ -233,3 +233,19 @@ def test_docs_records_md_has_a_complete_example_for_every_preset() -> None:
     assert deals | matches >= set(PRESETS)
     assert {"bulgarian3", "bulgarian2", "open_belot"} <= deals
     assert matches & {"bulgarian3", "bulgarian2", "open_belot"}
+
+
+def test_docs_house_rules_md_lists_every_house_rule_with_its_presets() -> None:
+    """docs/house-rules.md's table is the engine's HOUSE_RULES: names, presets, defaults."""
+    from app.rules import HOUSE_RULES
+
+    text = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip(" `"): line for line in text.splitlines() if line.startswith("| `")
+    }
+    assert set(rows) == {h.name for h in HOUSE_RULES}
+    for rule in HOUSE_RULES:
+        cells = [c.strip() for c in rows[rule.name].split("|")]
+        assert cells[2] == ", ".join(rule.presets)
+        assert cells[3] == (", ".join(rule.inert) or "–")
+        assert rule.rule in cells
