@@ -772,7 +772,10 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
         pairs = bool(table.belote_pairs)
     rebelote = bool(state.belotes) and state.ruleset.is_french
     available = (
-        declarable(state, seat) if declarations.allowed(state.ruleset, table.contract) else None
+        declarable(state, seat)
+        if len(state.tricks) < state.ruleset.declaration_tricks
+        and declarations.allowed(state.ruleset, table.contract)
+        else None
     )
     if available is None and not (pairs or rebelote):
         return plays
@@ -817,11 +820,12 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     table = state.table
     assert table is not None
     hands = list(state.hands)
-    if hands[seat] & bit:
+    layout = state.layout
+    if layout is None or hands[seat] & bit:
         hands[seat] ^= bit
     else:
         _play_from_stack(state, new, card)
-    if state.layout is not None and state.layout.stacks:
+    if layout is not None and layout.stacks:
         _defer_belote(state, new, card)
     new.hands = tuple(hands)
     new._log = (play, state._log)
@@ -846,15 +850,20 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     else:
         taken = sum(points[c] for c in trick)
     side = ruleset.seat_sides[winner]
-    sides = list(state.points)
-    sides[side] += taken
-    new.points = tuple(sides)
+    points_before = state.points
+    if len(points_before) == 2:
+        a, b = points_before
+        new.points = (a + taken, b) if side == 0 else (a, b + taken)
+    else:
+        by_side = list(points_before)
+        by_side[side] += taken
+        new.points = tuple(by_side)
     new.tricks = (*state.tricks, Trick(state.leader, trick, winner))
     new.trick = ()
     new.best = -1
     new.best_pos = -1
     new.leader = new.turn = winner
-    if new.layout is not None and new.layout.uncover:
+    if layout is not None and new.layout is not None and new.layout.uncover:
         _turn_uncovered(new)
     if len(new.tricks) == ruleset.tricks_per_deal:
         from .scoring import score_deal

@@ -265,6 +265,8 @@ class Ruleset:
     partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Each seat's partner, -1 for none (BG-9's exemption; BGN-4: nobody in the small presets)."""
     tricks_per_deal: int = field(init=False, repr=False, compare=False)
+    declaration_tricks: int = field(init=False, repr=False, compare=False)
+    """How many of his first cards a player may declare with: 1 (BG-16), 2 (TWO-1)."""
 
     def __post_init__(self) -> None:
         seat_sides = [0] * self.seats
@@ -278,6 +280,9 @@ class Ruleset:
         object.__setattr__(self, "partner", tuple(partner))
         per_seat = sum(size for size, _ in self.before) + sum(size for size, _ in self.after)
         object.__setattr__(self, "tricks_per_deal", per_seat)
+        object.__setattr__(
+            self, "declaration_tricks", 2 if self.house_rules.declarations_in_two_tricks else 1
+        )
 
     @staticmethod
     def bulgarian(**house_rules: bool | str) -> Ruleset:
@@ -352,11 +357,6 @@ class Ruleset:
     def first_packets(self) -> tuple[int, ...]:
         """Sizes of the packets dealt to the hands before the bidding (C-9)."""
         return tuple(size for size, slot in self.before if slot == HAND)
-
-    @property
-    def declaration_tricks(self) -> int:
-        """How many of his first cards a player may declare with: 1 (BG-16), 2 (TWO-1)."""
-        return 2 if self.house_rules.declarations_in_two_tricks else 1
 
     def team_of(self, seat: int) -> int:
         """The side a seat scores for."""
