@@ -438,7 +438,8 @@ def _dealer_forced(state: DealState) -> bool:
 
 
 def _bid_error(state: DealState, call: Call) -> IllegalBid:
-    rule = "FR-3" if state.ruleset.is_french else "BG-5"
+    small = state.ruleset.seats < 4
+    rule = "FR-3" if state.ruleset.is_french else "BGN-5" if small else "BG-5"
     if state.ruleset.is_french:
         if call == Call.TAKE:
             why = "take is said only in the first round"
@@ -452,7 +453,8 @@ def _bid_error(state: DealState, call: Call) -> IllegalBid:
     if call == Call.PASS:
         if state.ruleset.house_rules.dealer_may_cancel:
             return IllegalBid("the dealer's hand is worth more than 7: he must bid", "CAN-1")
-        return IllegalBid("the dealer must bid when everyone before him has passed", "BG-7")
+        why = "the dealer must bid when everyone before him has passed"
+        return IllegalBid(why, "BGN-7" if small else "BG-7")
     if call == Call.TAKE:
         return IllegalBid("take is not a bid of Bulgarian Belot", rule)
     if call == Call.CONTRA:

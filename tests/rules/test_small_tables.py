@@ -512,3 +512,41 @@ def test_bgn11_bg3_2_a_whole_deal_totals_162_and_each_scores_his_own() -> None:
     assert r is not None and r.valat_team == 0
     assert r.totals == (162, 0, 0) and r.mp == (25, 0, 0)
     assert sum(r.totals) == 162
+
+
+@pytest.mark.parametrize("preset", ["bulgarian3", "bulgarian2", "open_belot"])
+def test_bg2_gathered_deck_holds_every_card_of_the_preset(preset: str) -> None:
+    """BG-2 `gather_not_shuffle` on the small tables: the tricks in the order played, then the
+    cards never dealt (BG2-3's six out of play) in deck order; after a void deal what each seat
+    was dealt (OB's stacks included) from `dealer+1`, then the undealt cards."""
+    import random
+
+    from app.rules import full_deck, gathered_deck
+
+    rules = Ruleset.of(preset, gather_not_shuffle=True)
+    rng = random.Random(5)
+    deck = full_deck(rules)
+    rng.shuffle(deck)
+    played = bid(new_deal(rules, 1, deck), "hearts", *["pass"] * (rules.seats - 1))
+    while played.phase is not Phase.FINISHED:
+        played = play_randomly_step(played, rng)
+    gathered = gathered_deck(played)
+    assert [str(c) for c in gathered] == [str(c) for t in played.tricks for c in t.cards] + [
+        str(c) for c in deck if c not in {c for t in played.tricks for c in t.cards}
+    ]
+    assert sorted(gathered) == sorted(deck)
+    void = bid(new_deal(rules, 1, deck), *["pass"] * rules.seats)
+    again = gathered_deck(void)
+    assert sorted(again) == sorted(deck)
+    first = (1 + 1) % rules.seats
+    dealt_to_first = {"bulgarian3": 5, "bulgarian2": 6, "open_belot": 13}[preset]
+    assert {str(c) for c in again[:dealt_to_first]} == {str(c) for c in void.hand(first)} | (
+        set() if preset != "open_belot" else _table_cards(void, first)
+    )
+
+
+def _table_cards(state: Any, seat: int) -> set[str]:
+    from .tables import open_table
+
+    stacks, _ = open_table(state)
+    return {c for own in stacks[seat] for c in own if c is not None}
