@@ -379,13 +379,6 @@ def _packets(
     return tuple(order)
 
 
-def deal_map(ruleset: Ruleset, dealer: int) -> tuple[tuple[int, int], ...]:
-    """The (seat, slot) of each deck position dealt, bidding and play (the index maps of
-    BG3-4, BG2-3, OB-3..OB-6, CRO-2); positions past the end are out of play (BG2-3)."""
-    before = _packets(ruleset.seats, ruleset.before, dealer, None)
-    return before + _packets(ruleset.seats, ruleset.after, dealer, None)
-
-
 # ----------------------------------------------------------------------------------- bidding
 
 
