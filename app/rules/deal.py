@@ -773,11 +773,11 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     else:
         pairs = bool(table.belote_pairs)
     rebelote = bool(state.belotes) and state.ruleset.is_french
+    tricks = state.tricks
+    if tricks and not (pairs or rebelote) and len(tricks) >= state.ruleset.declaration_tricks:
+        return plays  # the common case: nothing to announce
     available = (
-        declarable(state, seat)
-        if (not state.tricks or len(state.tricks) < state.ruleset.declaration_tricks)
-        and declarations.allowed(state.ruleset, table.contract)
-        else None
+        declarable(state, seat) if declarations.allowed(state.ruleset, table.contract) else None
     )
     if available is None and not (pairs or rebelote):
         return plays
@@ -823,8 +823,7 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     assert table is not None
     hands = list(state.hands)
     hands[seat] ^= bit
-    layout = state.layout
-    if layout is not None and layout.stacks:
+    if state.layout is not None and state.layout.stacks:
         _play_on_table(state, new, hands, card)
     new.hands = tuple(hands)
     new._log = (play, state._log)
@@ -836,33 +835,29 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     ):
         new.best = card
         new.best_pos = len(trick) - 1
-    ruleset = state.ruleset
-    seats = ruleset.seats
+    seats = state.ruleset.seats
     if len(trick) < seats:
         new.trick = trick
         new.turn = (seat + 1) % seats
         return new
     winner = (state.leader + new.best_pos) % seats
     points = table.points
-    if seats == 4:
+    if seats == 4:  # two teams (C-6)
         taken = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
-    else:
-        taken = sum(points[c] for c in trick)
-    side = ruleset.seat_sides[winner]
-    points_before = state.points
-    if len(points_before) == 2:
-        a, b = points_before
-        new.points = (a + taken, b) if side == 0 else (a, b + taken)
-    else:
-        by_side = list(points_before)
-        by_side[side] += taken
+        if state.ruleset.seat_sides[winner]:
+            new.points = (state.points[0], state.points[1] + taken)
+        else:
+            new.points = (state.points[0] + taken, state.points[1])
+    else:  # every player a side (BGN-3)
+        by_side = list(state.points)
+        by_side[state.ruleset.seat_sides[winner]] += sum(points[c] for c in trick)
         new.points = tuple(by_side)
     new.tricks = (*state.tricks, Trick(state.leader, trick, winner))
     new.trick = ()
     new.best = -1
     new.best_pos = -1
     new.leader = new.turn = winner
-    if layout is not None and new.layout is not None and new.layout.uncover:
+    if new.layout is not None and new.layout.uncover:
         _turn_uncovered(new)
     if not any(new.hands):  # every card played (the out-of-play ones never were in a hand)
         from .scoring import score_deal

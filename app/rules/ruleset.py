@@ -275,6 +275,8 @@ class Ruleset:
     """Every card dealt before the bidding goes to a hand (no stacks, no Croatian pair)."""
 
     def __post_init__(self) -> None:
+        if self.seats == 4 and len(self.sides) != 2:
+            raise ValueError("four seats play as two teams (C-6); the hot path counts on it")
         seat_sides = [0] * self.seats
         partner = [-1] * self.seats
         for index, side in enumerate(self.sides):
