@@ -485,16 +485,30 @@ def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PRESETS), st.integers(0, 3), st.integers(0, 2**32 - 1))
-def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) -> None:
-    """BG-26, BG-27, FR-12, FR-13, BGN-12, BG3-22 over random matches: the scores are the sums
-    of the lines, the deal passes to dealer+1, what hangs is what the last deal left hanging,
-    and the match ends exactly when a side reaches the target with no other side on the same
-    score (Bulgarian family: not on a valat deal; never on a void deal); the highest score
-    wins. The match record replays to the same scoresheet."""
+@given(
+    st.sampled_from(PRESETS),
+    st.integers(0, 3),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["off", "x8", "wins_match"]),
+    st.booleans(),
+)
+def test_matches_keep_the_scoresheet(
+    preset: str, first_dealer: int, seed: int, sur_contra: str, kirtik: bool
+) -> None:
+    """BG-26, BG-27, FR-12, FR-13, BGN-12, BG3-22, SUR-5, KIR-7 over random matches: the
+    scores are the sums of the lines, the deal passes to dealer+1, what hangs is what the last
+    deal left hanging, and the match ends exactly when a side reaches the target with no other
+    side on the same score (Bulgarian family: not on a valat deal; never on a void deal or a
+    sur-contra deal that hangs), or, with `sur_contra=wins_match`, when a side scores a
+    sur-contra deal; the highest score wins otherwise. The match record replays to the same
+    scoresheet."""
     from app.rules import match_record, new_match, record_deal, replay_match
 
-    ruleset = Ruleset.from_dict({"preset": preset})
+    house: dict[str, Any] = {}
+    if preset != "french":
+        house = {"sur_contra": sur_contra, "kirtik": kirtik}
+    ruleset = Ruleset.from_dict({"preset": preset, "house_rules": house})
+    sur_winner: int | None = None
     first_dealer %= ruleset.seats
     target = 501 if preset == "french" else 151
     match = new_match(ruleset, first_dealer, target)
@@ -521,9 +535,17 @@ def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) 
         reached = top >= target and match.scores.count(top) == 1
         if (preset != "french" and result.valat_team is not None) or result.void:
             reached = False  # BG-27; and a void deal scores nothing, so it ends nothing
+        if result.multiplier == 8:
+            if result.winner is None:
+                reached = False  # SUR-5, BG-27: a sur-contra deal that hangs ends nothing
+            elif sur_contra == "wins_match":
+                reached, sur_winner = True, result.winner  # SUR-5
         assert match.finished == reached
         assert len(deals) < 200
-    assert match.winner == match.scores.index(max(match.scores))
+    if sur_winner is not None:
+        assert match.winner == sur_winner
+    else:
+        assert match.winner == match.scores.index(max(match.scores))
     assert [line.mp for line in match.lines] == [d.result.mp for d in deals if d.result]
     replayed, _ = replay_match(json.loads(json.dumps(match_record(match, deals))))
     assert replayed == match

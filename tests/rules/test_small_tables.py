@@ -550,3 +550,34 @@ def _table_cards(state: Any, seat: int) -> set[str]:
 
     stacks, _ = open_table(state)
     return {c for own in stacks[seat] for c in own if c is not None}
+
+
+@pytest.mark.parametrize("preset", ["bulgarian3", "bulgarian2", "open_belot"])
+def test_bgn12_match_records_per_seat_and_no_deal_after_the_end(preset: str) -> None:
+    """BGN-12, RECORDS.md match records: one score per seat; deal n+1 is dealt by the next
+    seat with deal n's hanging points; the record replays; a deal after the end is refused."""
+    import json
+    import random
+
+    from app.rules import ReplayError, full_deck, match_record, replay_match
+
+    rules = Ruleset.of(preset)
+    rng = random.Random(11)
+    match = new_match(rules, 1, target=30)
+    deals = []
+    while not match.finished:
+        deck = full_deck(rules)
+        rng.shuffle(deck)
+        state = match.start_deal(deck)
+        while state.phase is not Phase.FINISHED:
+            state = play_randomly_step(state, rng)
+        deals.append(state)
+        match = record_deal(match, state)
+    assert len(match.scores) == rules.seats
+    assert match.winner == match.scores.index(max(match.scores))
+    record = json.loads(json.dumps(match_record(match, deals)))
+    assert replay_match(record)[0] == match
+    record["deals"].append(record["deals"][-1])
+    with pytest.raises(ReplayError) as error:
+        replay_match(record)
+    assert error.value.deal == len(deals)
