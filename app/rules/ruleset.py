@@ -259,6 +259,7 @@ class Ruleset:
     stacks: int = 0
     """Table stacks per player (OB-2): 4 in Open Belot, none elsewhere."""
     contest: str = CONTEST_TWO_SIDES
+    """How the sides' totals are compared and the deal scored (the CONTEST_* names above)."""
     default_target: int = 151
     seat_sides: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """The side of each seat: `sides` read the other way, kept as data for the hot paths."""
