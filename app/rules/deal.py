@@ -764,14 +764,14 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     )
     table = state.table
     assert table is not None
-    if state.layout is None:
-        hand = state.hands[seat]
-        pairs = False
-        for pair in table.belote_pairs:
-            if hand & pair == pair:
-                pairs = True
-    else:
-        pairs = bool(table.belote_pairs)
+    layout = state.layout
+    hand = state.hands[seat] if layout is None else state.holding(seat)  # OB-15: face down too
+    pairs = False
+    for pair in table.belote_pairs:
+        if hand & pair == pair:
+            pairs = True
+    if layout is not None and layout.deferred:
+        pairs = pairs or any(s == seat for s, _suit in layout.deferred)  # OB-16
     rebelote = bool(state.belotes) and state.ruleset.is_french
     tricks = state.tricks
     if tricks and not (pairs or rebelote) and len(tricks) >= state.ruleset.declaration_tricks:
