@@ -358,16 +358,6 @@ class Ruleset:
         merged = {**self.to_dict()["house_rules"], **changes}
         return Ruleset.from_dict({"preset": self.preset, "house_rules": merged})
 
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        """The sides under their 4-player name."""
-        return self.sides
-
-    @property
-    def first_packets(self) -> tuple[int, ...]:
-        """Sizes of the packets dealt to the hands before the bidding (C-9)."""
-        return tuple(size for size, slot in self.before if slot == HAND)
-
     def team_of(self, seat: int) -> int:
         """The side a seat scores for."""
         return self.seat_sides[seat]
