@@ -403,7 +403,7 @@ def _legal_calls(state: DealState) -> list[Call]:
         turned_suit = auction.turned >> 3
         return [Call.PASS] + [c for i, c in enumerate(SUIT_CALLS) if i != turned_suit]
     calls = []
-    if not _dealer_forced(state):
+    if not (ruleset.house_rules.dealer_must_bid and _dealer_forced(state)):
         calls.append(Call.PASS)
     low = 0 if auction.contract is None else auction.contract + 1
     calls.extend(BULGARIAN_CONTRACT_CALLS[low:])
@@ -484,9 +484,11 @@ def _apply_bid(state: DealState, bid: Bid) -> DealState:
     bids = (*auction.bids, bid)
     if state.ruleset.is_french:
         return _french_bid(new, bid, bids)
-    layout = state.layout
-    own_call = state.ruleset.house_rules.croatian_reveal == "own_call"
-    if layout is not None and layout.hidden[bid.seat] and own_call:
+    if (
+        state.layout is not None
+        and state.layout.hidden[bid.seat]
+        and state.ruleset.house_rules.croatian_reveal == "own_call"
+    ):
         _reveal_pairs(new, (bid.seat,))  # CRO-3: his pair is his after his first call
     if call == Call.PASS:
         passes = auction.passes + 1
@@ -692,6 +694,8 @@ def declarable(state: DealState, seat: int) -> int | None:
 
 def _earlier(state: DealState, seat: int) -> tuple[declarations.Declaration, ...]:
     """What `seat` declared with an earlier card (TWO-2)."""
+    if state.ruleset.declaration_tricks == 1 or not state.declared:
+        return ()
     return tuple(a.declaration for a in state.declared if a.seat == seat)
 
 
@@ -764,14 +768,16 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     )
     table = state.table
     assert table is not None
+    hand = state.hands[seat]
     layout = state.layout
-    hand = state.hands[seat] if layout is None else state.holding(seat)  # OB-15: face down too
+    if layout is not None:
+        hand = state.holding(seat)  # OB-15: face-down cards make a belote pair too
     pairs = False
     for pair in table.belote_pairs:
         if hand & pair == pair:
             pairs = True
-    if layout is not None and layout.deferred:
-        pairs = pairs or any(s == seat for s, _suit in layout.deferred)  # OB-16
+    if layout is not None and any(s == seat for s, _suit in layout.deferred):
+        pairs = True  # OB-16: a belote waits for its second card
     rebelote = bool(state.belotes) and state.ruleset.is_french
     tricks = state.tricks
     if tricks and not (pairs or rebelote) and len(tricks) >= state.ruleset.declaration_tricks:
