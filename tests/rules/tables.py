@@ -194,3 +194,113 @@ def open_table(state: DealState) -> tuple[TableCards, set[tuple[int, str]]]:
 def face_up(state: DealState, seat: int) -> set[str]:
     stacks, _ = open_table(state)
     return {up for up, _down in stacks[seat] if up is not None}
+
+
+# ------------------------------------------------------------- a second reading of the scoring
+
+
+def _tens(total: int, up_from: int) -> int:
+    return total // 10 + (1 if total % 10 >= up_from else 0)
+
+
+def oracle_mp(
+    preset: str,
+    contract: str,
+    contractor: int,
+    totals: Sequence[int],
+    multiplier: int,
+    valat: int | None,
+    house: Mapping[str, Any],
+    hanging_in: int,
+) -> tuple[list[int | None], int]:
+    """(mp per side, hanging out) for a Bulgarian-family deal, read from RULES.md BG-22..BG-26,
+    BG3-13..BG3-21, SUR-4, KIR-1..KIR-6 without the engine's code."""
+    suit = contract not in ("all_trumps", "no_trumps")
+    up_from = 6 if suit else 5
+    n = len(totals)
+    mp: list[int | None] = [None] * n
+    new_hang = 0
+    winner: int | None = None
+    lost: set[int] = set()
+    if preset == "bulgarian3":
+        others = [s for s in range(n) if s != contractor]
+        c = totals[contractor]
+        if multiplier > 1:  # BG3-20
+            best = max(totals)
+            if totals.count(best) > 1:
+                new_hang = _tens(sum(totals), up_from) * multiplier
+            else:
+                winner = totals.index(best)
+                mp[winner] = _tens(sum(totals), up_from) * multiplier
+                lost = {s for s in range(n) if s != winner}
+        else:
+            goal = (
+                sum(totals[d] for d in others)
+                if house.get("bg3_goal") == "beat_both"
+                else max(totals[d] for d in others)
+            )
+            if c > goal:  # BG3-15
+                mp = [_tens(t, up_from) for t in totals]
+                winner = contractor
+            else:
+                for d in others:
+                    mp[d] = _tens(totals[d], up_from)
+                high = max(totals[d] for d in others)
+                best_defenders = [d for d in others if totals[d] == high]
+                if c == goal:  # BG3-17 / BG3-18
+                    new_hang = _tens(c, up_from)
+                else:  # BG3-16 / BG3-19
+                    lost = {contractor}
+                    if len(best_defenders) == 1:
+                        winner = best_defenders[0]
+                    rule = house.get("bg3_inside", "best")
+                    if rule == "each":
+                        for d in others:
+                            mp[d] = _tens(totals[d] + c, up_from)
+                    elif rule == "best":
+                        if winner is None:
+                            new_hang = _tens(c, up_from)
+                        else:
+                            mp[winner] = _tens(totals[winner] + c, up_from)
+    else:
+        o = 1 - contractor
+        a, b = totals[contractor], totals[o]
+        tie = 6 if suit else 4 if contract == "all_trumps" else None
+        if multiplier > 1:  # BG-24
+            whole = _tens(a + b, up_from) * multiplier
+            if a == b:
+                new_hang = whole
+            else:
+                winner = contractor if a > b else o
+                mp[winner] = whole
+                lost = {1 - winner}
+        elif a > b:  # BG-23, BG-25
+            winner = contractor
+            for s in (0, 1):
+                mp[s] = _tens(totals[s], up_from)
+            if tie is not None and a % 10 == tie and b % 10 == tie:
+                smaller_up = tie == 4 or house.get("suit_tie_rounding") == "smaller_up"
+                small, large = (0, 1) if totals[0] < totals[1] else (1, 0)
+                mp[small] = totals[small] // 10 + (1 if smaller_up else 0)
+                mp[large] = totals[large] // 10 + (0 if smaller_up else 1)
+        elif a < b:
+            winner = o
+            mp[o] = _tens(a + b, up_from)
+            lost = {contractor}
+        else:
+            if tie is not None and a % 10 == tie:
+                mp[o], new_hang = a // 10, a // 10 + 1
+            else:
+                mp[o] = new_hang = _tens(a, up_from)
+    if valat is not None:
+        mp[valat] = (mp[valat] or 0) + 9  # BG-22
+        lost |= {s for s in range(n) if s != valat}  # KIR-3
+    if winner is not None:
+        mp[winner] = (mp[winner] or 0) + hanging_in
+        hanging_out = new_hang
+    else:
+        hanging_out = hanging_in + new_hang
+    if house.get("kirtik"):
+        for s in lost:
+            mp[s] = (mp[s] or 0) - 10
+    return mp, hanging_out

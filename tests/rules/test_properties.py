@@ -38,6 +38,7 @@ from app.rules import (
     view,
     wire_view,
 )
+from app.rules.ruleset import HOUSE_RULES_BY_NAME
 
 from .helpers import (
     ALL_CARD_TEXTS,
@@ -50,7 +51,7 @@ from .helpers import (
     snapshot,
     winning_position,
 )
-from .tables import face_up, open_table, positions, side_of
+from .tables import face_up, open_table, oracle_mp, positions, side_of
 
 PROPERTY = settings(
     max_examples=200,
@@ -189,6 +190,19 @@ def test_card_points_tricks_and_totals(setup: Any) -> None:
         assert list(result.totals) == [doubled[t] + extras[t] for t in range(sides)]
     if contract == "no_trumps":
         assert extras == [0] * sides  # BG-12
+    if not ruleset.is_french:  # a second reading of BG-22..BG-26, BG3-13..BG3-21, SUR, KIR
+        assert state.bidder is not None
+        mp, hanging_out = oracle_mp(
+            ruleset.preset,
+            contract,
+            side_of(ruleset, state.bidder),
+            result.totals,
+            state.multiplier,
+            valat,
+            ruleset.to_dict()["house_rules"],
+            state.hanging_in,
+        )
+        assert (list(result.mp), result.hanging_out) == (mp, hanging_out)
 
 
 # -------------------------------------------------------------- legality and refusals
@@ -549,3 +563,91 @@ def test_matches_keep_the_scoresheet(
     assert [line.mp for line in match.lines] == [d.result.mp for d in deals if d.result]
     replayed, _ = replay_match(json.loads(json.dumps(match_record(match, deals))))
     assert replayed == match
+
+
+# ----------------------------------------------------------------------- scoring tables
+
+
+SCORING_TOTALS = (
+    0,
+    20,
+    32,
+    46,
+    54,
+    56,
+    64,
+    65,
+    66,
+    70,
+    76,
+    81,
+    86,
+    94,
+    104,
+    106,
+    114,
+    144,
+    154,
+    162,
+)
+"""Totals with the tie digits of BG-25 (…6, …4) and many equal pairs."""
+
+
+@settings(max_examples=1200, deadline=None)
+@given(
+    st.sampled_from(["bulgarian", "bulgarian3", "bulgarian2", "open_belot"]),
+    st.sampled_from(["hearts", "all_trumps", "no_trumps"]),
+    st.lists(st.sampled_from(SCORING_TOTALS), min_size=3, max_size=3),
+    st.integers(0, 2),
+    st.sampled_from([1, 1, 1, 2, 4, 8]),
+    st.sampled_from([-1, -1, -1, 0, 1, 2]),
+    st.fixed_dictionaries(
+        {
+            "kirtik": st.booleans(),
+            "bg3_goal": st.sampled_from(["beat_each", "beat_both"]),
+            "bg3_inside": st.sampled_from(["best", "each", "lost"]),
+            "suit_tie_rounding": st.sampled_from(["smaller_down", "smaller_up"]),
+        }
+    ),
+    st.sampled_from([0, 0, 7, 16]),
+)
+def test_scoring_tables_agree_with_a_second_reading(
+    preset: str,
+    contract: str,
+    raw: list[int],
+    contractor: int,
+    multiplier: int,
+    valat: int,
+    house: dict[str, Any],
+    hanging_in: int,
+) -> None:
+    """BG-22..BG-26, BG3-13..BG3-21, SUR-4, KIR-1..KIR-6 over totals drawn so that equal totals
+    and tie digits (…6, …4) come up often: the engine's table functions give what a second,
+    independent reading of RULES.md gives (tests/rules/tables.py `oracle_mp`)."""
+    from app.rules import Contract
+    from app.rules.scoring import bulgarian_points, three_player_points
+
+    sides = 3 if preset == "bulgarian3" else 2
+    totals = tuple(raw[:sides])
+    contractor %= sides
+    valat_side = None if valat < 0 or valat >= sides else valat
+    accepted = {
+        name: value
+        for name, value in house.items()
+        if preset in HOUSE_RULES_BY_NAME[name].presets + HOUSE_RULES_BY_NAME[name].inert
+    }
+    rules = Ruleset.from_dict({"preset": preset, "house_rules": accepted})
+    points = three_player_points if sides == 3 else bulgarian_points
+    got = points(
+        Contract.parse(contract),
+        contractor,
+        totals,
+        multiplier,
+        valat_side,
+        rules.house_rules,
+        hanging_in,
+    )
+    expected = oracle_mp(
+        preset, contract, contractor, totals, multiplier, valat_side, accepted, hanging_in
+    )
+    assert (list(got.mp), got.hanging_out) == expected
