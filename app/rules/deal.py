@@ -768,19 +768,16 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     )
     table = state.table
     assert table is not None
-    hand = state.hands[seat]
-    layout = state.layout
-    if layout is not None:
-        hand = state.holding(seat)  # OB-15: face-down cards make a belote pair too
-    pairs = False
-    for pair in table.belote_pairs:
-        if hand & pair == pair:
-            pairs = True
-    if layout is not None and any(s == seat for s, _suit in layout.deferred):
-        pairs = True  # OB-16: a belote waits for its second card
+    if state.layout is None:
+        hand = state.hands[seat]
+        pairs = False
+        for pair in table.belote_pairs:
+            if hand & pair == pair:
+                pairs = True
+    else:
+        pairs = _may_hold_belote(state, seat, table)
     rebelote = bool(state.belotes) and state.ruleset.is_french
-    tricks = state.tricks
-    if tricks and not (pairs or rebelote) and len(tricks) >= state.ruleset.declaration_tricks:
+    if not (pairs or rebelote) and len(state.tricks) >= state.ruleset.declaration_tricks:
         return plays  # the common case: nothing to announce
     available = (
         declarable(state, seat) if declarations.allowed(state.ruleset, table.contract) else None
@@ -805,6 +802,17 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
                     else:
                         out.append(play)
     return tuple(out)
+
+
+def _may_hold_belote(state: DealState, seat: int, table: Table) -> bool:
+    """Whether belote can come up for `seat` at all: it holds a pair, face-down cards included
+    (OB-15), or a belote waits for its second card (OB-16)."""
+    layout = state.layout
+    assert layout is not None
+    hand = state.holding(seat)
+    if any(hand & pair == pair for pair in table.belote_pairs):
+        return True
+    return any(s == seat for s, _suit in layout.deferred)
 
 
 def apply(state: DealState, action: Action) -> DealState:
