@@ -1,8 +1,9 @@
 """Engine speed: random complete deals per second on one core (issue 2's benchmark).
 
 French: shuffle, deal, the first player takes the turned card, the rest is dealt, 32 random legal
-plays chosen from `legal_actions`, the deal scored. Bulgarian: random legal bidding (contra and
-re-contra included) and random legal declarations and belotes, then the same play.
+plays chosen from `legal_actions`, the deal scored. The Bulgarian family (`bulgarian`,
+`bulgarian3`, `bulgarian2`, `open_belot`): random legal bidding (contra and re-contra included)
+and random legal declarations and belotes, then the same play.
 
     python -m bench.engine --preset french --seconds 5 --json
 """
@@ -15,7 +16,7 @@ import random
 import time
 from typing import Any
 
-from app.rules import Bid, Call, Ruleset, apply, full_deck, legal_actions, new_deal
+from app.rules import PRESETS, Bid, Call, Ruleset, apply, full_deck, legal_actions, new_deal
 from app.rules.deal import DealState, Phase
 
 
@@ -23,7 +24,7 @@ def play_deal(ruleset: Ruleset, dealer: int, deck: list[Any], rng: random.Random
     """One complete random deal through the public engine API."""
     state = new_deal(ruleset, dealer, deck)
     if ruleset.is_french:
-        state = apply(state, Bid((dealer + 1) % 4, Call.TAKE))
+        state = apply(state, Bid((dealer + 1) % ruleset.seats, Call.TAKE))
     draw = rng.random
     while state.phase is not Phase.FINISHED:
         actions = legal_actions(state)
@@ -41,10 +42,10 @@ def run(preset: str, seconds: float, seed: int) -> dict[str, Any]:
     while True:
         for _ in range(100):
             rng.shuffle(deck)
-            state = play_deal(ruleset, deals % 4, deck, rng)
+            state = play_deal(ruleset, deals % ruleset.seats, deck, rng)
             deals += 1
             if state.tricks:
-                plays += len(state.tricks) * 4
+                plays += len(state.tricks) * ruleset.seats
             else:
                 void += 1
         now = time.perf_counter()
@@ -65,7 +66,7 @@ def run(preset: str, seconds: float, seed: int) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--preset", choices=("french", "bulgarian"), default="french")
+    parser.add_argument("--preset", choices=PRESETS, default="french")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")

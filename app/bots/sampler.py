@@ -242,31 +242,31 @@ class Sampler:
         return state
 
     def _deck(self, originals: dict[int, int], stock: int, rng: random.Random) -> list[Card]:
-        """A deck (top first) that deals `originals` to the seats (C-9, BG-3, FR-2, FR-4)."""
+        """A deck (top first) that deals `originals` to the seats (C-9, BG-3, FR-2, FR-4,
+        CRO-1): the ruleset's packets before the bidding, from each seat's own cards and, for
+        what it does not hold yet (a Croatian pair still face down), from the stock; then the
+        turned card; then the rest of each seat's cards, or the stock during the bidding."""
         ruleset = self.ruleset
         dealer = self.view.dealer
-        order = [(dealer + 1 + i) % 4 for i in range(4)]
+        order = [(dealer + 1 + i) % ruleset.seats for i in range(ruleset.seats)]
         turned = self.view.turned
         turned_bit = 0 if turned is None else 1 << int(turned)
-        first: dict[int, list[int]] = {}
-        rest: dict[int, list[int]] = {}
+        own: dict[int, list[int]] = {}
         for seat in order:
-            cards = list(bits(originals[seat] & ~turned_bit))
-            rng.shuffle(cards)
-            first[seat], rest[seat] = cards[:5], cards[5:]
+            own[seat] = list(bits(originals[seat] & ~turned_bit))
+            rng.shuffle(own[seat])
+        tail = list(bits(stock))
+        rng.shuffle(tail)
         deck: list[int] = []
-        pos = 0
-        for size in ruleset.first_packets:
+        for size, _slot in ruleset.before:
             for seat in order:
-                deck.extend(first[seat][pos : pos + size])
-            pos += size
+                for _ in range(size):
+                    deck.append(own[seat].pop() if own[seat] else tail.pop())
         if turned is not None:
             deck.append(int(turned))
         if self.bidding:
-            tail = list(bits(stock))
-            rng.shuffle(tail)
             deck.extend(tail)
         else:
             for seat in order:
-                deck.extend(rest[seat])
+                deck.extend(own[seat])
         return [CARD[c] for c in deck]

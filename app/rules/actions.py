@@ -22,6 +22,8 @@ class Call(StrEnum):
     ALL_TRUMPS = "all_trumps"
     CONTRA = "contra"
     RECONTRA = "recontra"
+    SURCONTRA = "surcontra"
+    """SUR-1: the third level of doubling, with the house rule `sur_contra`."""
     TAKE = "take"
 
 

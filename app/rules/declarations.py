@@ -102,18 +102,30 @@ def allowed(ruleset: Ruleset, contract: Contract) -> bool:
 
 
 def check(
-    ruleset: Ruleset, contract: Contract, hand: int, declare: Iterable[Sequence[Card]]
+    ruleset: Ruleset,
+    contract: Contract,
+    hand: int,
+    declare: Iterable[Sequence[Card]],
+    earlier: Sequence[Declaration] = (),
 ) -> list[Declaration]:
-    """Validate what a player announces from a hand; raise IllegalDeclaration with the rule."""
+    """Validate what a player announces from `hand` (the cards he may declare from), after
+    `earlier`, what he declared with an earlier card (TWO-2); raise IllegalDeclaration with
+    the rule."""
     declare = list(declare)
     if not declare:
         return []
     if not allowed(ruleset, contract):
         rule = "FR-8" if ruleset.is_french else "BG-12"
         raise IllegalDeclaration("there are no declarations in this deal", rule)
-    out: list[Declaration] = []
+    out: list[Declaration] = list(earlier)
     used = 0
     from_run: dict[int, list[Declaration]] = {}
+    runs = _runs(hand)
+    for before in earlier:
+        used |= mask_of(before.cards)
+        if not before.is_carre:
+            run = next(r for r in runs if mask_of(before.cards) & r)
+            from_run.setdefault(run, []).append(before)
     for cards in declare:
         declaration = classify(cards)
         if declaration is None:
@@ -121,20 +133,23 @@ def check(
             raise IllegalDeclaration(f"{shown} is not a declaration", "BG-20")
         mask = mask_of(declaration.cards)
         if mask & ~hand:
+            if ruleset.stacks:
+                why = "a declaration may only use cards in your hand or face up on your table"
+                raise IllegalDeclaration(why, "OB-13")
             raise IllegalDeclaration("a declaration may only use cards of your own hand", "BG-15")
         if mask & used and not (
             ruleset.house_rules.card_in_two_declarations and _carre_and_sequence(out, declaration)
         ):
             raise IllegalDeclaration("a card may be part of only one declaration", "BG-15")
         if not declaration.is_carre:
-            run = next(r for r in _runs(hand) if mask & r == mask)
+            run = next(r for r in runs if mask & r == mask)
             taken = from_run.setdefault(run, [])
             taken.append(declaration)
             if len(taken) > 1 and not _quinte_and_tierce(run, taken):
                 raise IllegalDeclaration("only one sequence may be declared from a run", "BG-13")
         used |= mask
         out.append(declaration)
-    return out
+    return out[len(earlier) :]
 
 
 def _quinte_and_tierce(run: int, taken: list[Declaration]) -> bool:
@@ -151,11 +166,18 @@ def _carre_and_sequence(earlier: list[Declaration], new: Declaration) -> bool:
 
 
 def options(
-    ruleset: Ruleset, contract: Contract, hand: int
+    ruleset: Ruleset, contract: Contract, hand: int, earlier: Sequence[Declaration] = ()
 ) -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """Every set of declarations the hand may announce, starting with announcing nothing."""
+    """Every set of declarations the hand may announce, starting with announcing nothing;
+    after `earlier` ones (TWO-2), only those that `check` accepts beside them."""
     if not allowed(ruleset, contract):
         return ((),)
+    if earlier:
+        return tuple(
+            o
+            for o in options(ruleset, contract, hand)
+            if _fits(ruleset, contract, hand, o, earlier)
+        )
     choices: list[list[tuple[tuple[Card, ...], ...]]] = []
     for rank in range(2, 8):
         carre = mask_of(s * 8 + rank for s in range(4))
@@ -183,6 +205,20 @@ def options(
         out.append(tuple(sorted(picked, key=lambda d: (d[0], len(d)))))
     out.sort(key=lambda o: (len(o), o))
     return tuple(out)
+
+
+def _fits(
+    ruleset: Ruleset,
+    contract: Contract,
+    hand: int,
+    option: tuple[tuple[Card, ...], ...],
+    earlier: Sequence[Declaration],
+) -> bool:
+    try:
+        check(ruleset, contract, hand, option, earlier)
+    except IllegalDeclaration:
+        return False
+    return True
 
 
 def _overlap(declarations: list[tuple[Card, ...]]) -> bool:

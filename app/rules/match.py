@@ -1,4 +1,5 @@
-"""A match: the scoresheet, hanging points, the dealer's turn and the end (BG-26, BG-27, FR-13)."""
+"""A match: the scoresheet, hanging points, the dealer's turn and the end (BG-26, BG-27, FR-13,
+BGN-12, SUR-5). One column per side: a team, or a player in the small presets."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from .cards import Card
 from .deal import DealState, Phase, new_deal
 from .errors import BadRecord
 from .ruleset import Ruleset
-from .scoring import MP
+from .scoring import MP, SUR_CONTRA
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreLine:
-    """One line of the scoresheet: what each team wrote for one deal (None = a dash)."""
+    """One line of the scoresheet: what each side wrote for one deal (None = a dash)."""
 
     dealer: int
     void: bool
@@ -47,7 +48,7 @@ class MatchState:
     target: int
     first_dealer: int
     lines: tuple[ScoreLine, ...]
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     hanging: int
     next_dealer: int
     finished: bool
@@ -80,7 +81,8 @@ def new_match(ruleset: Ruleset, first_dealer: int, target: int | None = None) ->
     goal = ruleset.default_target if target is None else target
     if not isinstance(goal, int) or goal <= 0:
         raise BadRecord("the target must be a positive whole number")
-    return MatchState(ruleset, goal, first_dealer, (), (0, 0), 0, first_dealer, False, None)
+    zeros = (0,) * len(ruleset.sides)
+    return MatchState(ruleset, goal, first_dealer, (), zeros, 0, first_dealer, False, None)
 
 
 def record_deal(match: MatchState, deal: DealState) -> MatchState:
@@ -104,11 +106,15 @@ def record_deal(match: MatchState, deal: DealState) -> MatchState:
         result.hanging_out,
         result.valat_team,
     )
-    scores = (match.scores[0] + (result.mp[0] or 0), match.scores[1] + (result.mp[1] or 0))
-    if result.void:
+    scores = tuple(score + (mp or 0) for score, mp in zip(match.scores, result.mp, strict=True))
+    sur_contra = match.ruleset.house_rules.sur_contra
+    if result.void or (result.multiplier == SUR_CONTRA and result.winner is None):
         # Nothing was scored, so nothing can end: this also keeps the deal owed after a valat
-        # (BG-27) or after equal scores at the target (FR-13) a deal that is played out.
+        # (BG-27: a void deal or a sur-contra deal that hangs is not that deal) or after equal
+        # scores at the target (FR-13) a deal that is played out.
         finished, winner = False, None
+    elif sur_contra == "wins_match" and result.multiplier == SUR_CONTRA:
+        finished, winner = True, result.winner  # SUR-5
     else:
         finished, winner = _ends(match, scores, result.valat_team is not None)
     return replace(
@@ -122,11 +128,12 @@ def record_deal(match: MatchState, deal: DealState) -> MatchState:
     )
 
 
-def _ends(match: MatchState, scores: tuple[int, int], valat: bool) -> tuple[bool, int | None]:
-    """BG-27: a team at the target with different scores ends it, never on a valat deal.
-    FR-13: reaching the target ends it unless the scores are equal."""
-    if max(scores) < match.target or scores[0] == scores[1]:
+def _ends(match: MatchState, scores: tuple[int, ...], valat: bool) -> tuple[bool, int | None]:
+    """BG-27 / BGN-12: a side at the target with no other side on the same score ends it,
+    never on a valat deal. FR-13: reaching the target ends it unless the scores are equal."""
+    top = max(scores)
+    if top < match.target or scores.count(top) > 1:
         return False, None
     if valat and not match.ruleset.is_french:
         return False, None
-    return True, 0 if scores[0] > scores[1] else 1
+    return True, scores.index(top)

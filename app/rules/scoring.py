@@ -1,8 +1,11 @@
-"""Scoring a finished deal, itemised (BG-21..BG-26, FR-7..FR-13).
+"""Scoring a finished deal, itemised (BG-21..BG-26, FR-7..FR-13, BGN-11, BG3-12..BG3-21,
+SUR-4, KIR-1..KIR-7).
 
 Players dispute scores, so the result carries the arithmetic: card points, last trick, each
 declaration and belote with its holder, valat, multiplier, rounding and hanging points.
-`bulgarian_points` and `french_points` are the pure table functions the golden cases pin.
+The totals are the same sum for every preset, one per side; how they are compared is the
+ruleset's `contest`: `bulgarian_points` (two sides), `three_player_points` (BG3) and
+`french_points` are the pure table functions the golden cases and the RULES.md tables pin.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import declarations
 from .cards import SUIT_NAMES
 from .contracts import Contract
-from .ruleset import HouseRules
+from .ruleset import CONTEST_FRENCH, CONTEST_THREE_PLAYERS, HouseRules
 
 if TYPE_CHECKING:
     from .deal import DealState, Trick
@@ -24,7 +27,10 @@ BELOTE_POINTS = 20
 FRENCH_DEAL_POINTS = 162
 FRENCH_CAPOT_POINTS = 252
 
-MP = tuple[int | None, int | None]
+KIRTIK_MP = -10  # KIR-1
+SUR_CONTRA = 8  # SUR-1
+
+MP = tuple[int | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +43,8 @@ class Settlement:
     """The team that wins the deal and so collects hanging points (BG-26, FR-12); None on a tie."""
     outcome: str
     rounding: dict[str, Any] = field(default_factory=dict)
+    kirtik: tuple[int, ...] = ()
+    """The sides that lost 10 MP to a kirtik (KIR-1)."""
 
 
 def round_one(contract: Contract, total: int) -> int:
@@ -77,24 +85,54 @@ def _settle(
     rounding: dict[str, Any],
     hanging_in: int,
     new_hanging: int,
+    kirtik: tuple[int, ...] = (),
 ) -> Settlement:
-    """BG-26 / FR-12: the deal's winner collects what was hanging; on a tie everything hangs on."""
+    """BG-26 / FR-12 / BG3-21: the deal's winner collects what was hanging; without one
+    everything hangs on. KIR-5: a kirtik is added last, a dash counting as 0."""
     if winner is not None:
         mp[winner] = (mp[winner] or 0) + hanging_in
-        return Settlement((mp[0], mp[1]), new_hanging, winner, outcome, rounding)
-    return Settlement((mp[0], mp[1]), hanging_in + new_hanging, winner, outcome, rounding)
+        hanging_out = new_hanging
+    else:
+        hanging_out = hanging_in + new_hanging
+    for side in kirtik:
+        mp[side] = (mp[side] or 0) + KIRTIK_MP
+    return Settlement(tuple(mp), hanging_out, winner, outcome, rounding, kirtik)
+
+
+def _kirtik(
+    house: HouseRules,
+    contracting: int,
+    mp: list[int | None],
+    multiplier: int,
+    winner: int | None,
+    outcome: str,
+    valat_side: int | None,
+) -> tuple[int, ...]:
+    """KIR-2..KIR-4, KIR-6: the sides committed and lost, or valat; one kirtik each."""
+    if not house.kirtik:
+        return ()
+    hit: set[int] = set()
+    if multiplier == 1:
+        if outcome == "inside":
+            hit.add(contracting)
+    elif winner is not None:
+        hit.update(s for s, m in enumerate(mp) if m is None)
+    if valat_side is not None:
+        hit.update(s for s in range(len(mp)) if s != valat_side)
+    return tuple(sorted(hit))
 
 
 def bulgarian_points(
     contract: Contract,
     contracting_team: int,
-    totals: tuple[int, int],
+    totals: tuple[int, ...],
     multiplier: int,
     valat_team: int | None,
     house: HouseRules,
     hanging_in: int = 0,
 ) -> Settlement:
-    """BG-22..BG-26: match points for the scoresheet from the two teams' totals."""
+    """BG-22..BG-26 (BG2-11, OB-17 with player for team; SUR-4, KIR): match points for the
+    scoresheet from the two sides' totals."""
     c, o = contracting_team, 1 - contracting_team
     mp: list[int | None] = [None, None]
     new_hanging = 0
@@ -128,9 +166,74 @@ def bulgarian_points(
             mp[winner] = whole
             outcome = "made" if winner == c else "inside"
     rounding["match_points"] = list(mp)
+    kirtik = _kirtik(house, c, mp, multiplier, winner, outcome, valat_team)
     if valat_team is not None:
         mp[valat_team] = (mp[valat_team] or 0) + VALAT_MP
-    return _settle(mp, winner, outcome, rounding, hanging_in, new_hanging)
+    return _settle(mp, winner, outcome, rounding, hanging_in, new_hanging, kirtik)
+
+
+def three_player_points(
+    contract: Contract,
+    contractor: int,
+    totals: tuple[int, ...],
+    multiplier: int,
+    valat_seat: int | None,
+    house: HouseRules,
+    hanging_in: int = 0,
+) -> Settlement:
+    """BG3-13..BG3-21 (with SUR-4 and KIR): match points for three players each for himself.
+
+    Every amount is rounded on its own (BG3-13). Undoubled, the contractor's total C is
+    compared with the best defender's (or, `bg3_goal=beat_both`, with both defenders' summed);
+    doubled, the strictly highest total takes the whole deal (BG3-20)."""
+    seats = len(totals)
+    defenders = [s for s in range(seats) if s != contractor]
+    mp: list[int | None] = [None] * seats
+    new_hanging = 0
+    rounding: dict[str, Any] = {"totals": list(totals)}
+    winner: int | None
+    if multiplier > 1:
+        whole = round_one(contract, sum(totals)) * multiplier
+        rounding["sum"] = sum(totals)
+        top = max(totals)
+        leaders = [s for s in range(seats) if totals[s] == top]
+        if len(leaders) > 1:
+            new_hanging, winner, outcome = whole, None, "tie"
+        else:
+            winner = leaders[0]
+            mp[winner] = whole
+            outcome = "made" if winner == contractor else "inside"
+    else:
+        own = totals[contractor]
+        against = [totals[d] for d in defenders]
+        goal = sum(against) if house.bg3_goal == "beat_both" else max(against)
+        if own > goal:  # BG3-14, BG3-15
+            mp = [round_one(contract, t) for t in totals]
+            winner, outcome = contractor, "made"
+        else:
+            for d in defenders:
+                mp[d] = round_one(contract, totals[d])
+            best = max(against)
+            tops = [d for d in defenders if totals[d] == best]
+            if own == goal:  # BG3-17: C hangs
+                new_hanging = round_one(contract, own)
+                winner, outcome = None, "tie"
+            else:  # BG3-16, BG3-19: inside
+                outcome = "inside"
+                winner = tops[0] if len(tops) == 1 else None
+                if house.bg3_inside == "each":
+                    for d in defenders:
+                        mp[d] = round_one(contract, totals[d] + own)
+                elif house.bg3_inside == "best":
+                    if winner is None:
+                        new_hanging = round_one(contract, own)
+                    else:
+                        mp[winner] = round_one(contract, totals[winner] + own)
+    rounding["match_points"] = list(mp)
+    kirtik = _kirtik(house, contractor, mp, multiplier, winner, outcome, valat_seat)
+    if valat_seat is not None:
+        mp[valat_seat] = (mp[valat_seat] or 0) + VALAT_MP
+    return _settle(mp, winner, outcome, rounding, hanging_in, new_hanging, kirtik)
 
 
 def french_points(
@@ -178,11 +281,11 @@ class Itemised:
     """The arithmetic behind a deal's result, kept as values and shown on demand."""
 
     ruleset_french: bool
-    cards: tuple[int, int]
-    last: tuple[int, int]
+    cards: tuple[int, ...]
+    last: tuple[int, ...]
     doubled: bool
-    tricks_by_team: tuple[int, int]
-    totals: tuple[int, int]
+    tricks_by_team: tuple[int, ...]
+    totals: tuple[int, ...]
     declared: tuple[declarations.Announced, ...]
     belotes: tuple[tuple[int, int], ...]
     seat_teams: tuple[int, ...]
@@ -190,10 +293,12 @@ class Itemised:
     valat_team: int | None
     settlement: Settlement
     hanging_in: int
+    kirtik_rule: bool = False
+    """Whether the house rule `kirtik` is on (the breakdown then lists each kirtik)."""
 
     def to_dict(self) -> dict[str, Any]:
         team = self.seat_teams
-        return {
+        out = {
             "teams": [
                 {
                     "card_points": self.cards[t],
@@ -218,7 +323,7 @@ class Itemised:
                     "total": self.totals[t],
                     "tricks": self.tricks_by_team[t],
                 }
-                for t in (0, 1)
+                for t in range(len(self.totals))
             ],
             "outcome": self.settlement.outcome,
             "multiplier": self.multiplier,
@@ -232,23 +337,29 @@ class Itemised:
             "hanging_in": {"points": self.hanging_in, "awarded_to": self.settlement.winner},
             "hanging_out": self.settlement.hanging_out,
         }
+        if self.kirtik_rule:
+            out["kirtik"] = [
+                {"team": side, "match_points": KIRTIK_MP} for side in self.settlement.kirtik
+            ]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The outcome of a deal, in the shape of RECORDS.md's replay output."""
+    """The outcome of a deal, in the shape of RECORDS.md's replay output (one entry per side
+    in `totals` and `mp`: a team, or a seat in the small presets)."""
 
     void: bool
     contract: Contract | None
     contracting_team: int | None
     multiplier: int
     tricks: tuple[Trick, ...]
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
     valat_team: int | None
     mp: MP
     hanging_out: int
     winner: int | None
-    """The team that won the deal and collected the hanging points, if any (BG-26, FR-12)."""
+    """The side that won the deal and collected the hanging points, if any (BG-26, FR-12)."""
     itemised: Itemised | None
 
     @property
@@ -277,16 +388,16 @@ class DealResult:
 
 
 def scoring_declarations(state: DealState, as_shown: bool = False) -> list[declarations.Announced]:
-    """The declarations that score at the end of the deal (BG-20 leaves out teams with no trick).
+    """The declarations that score at the end of the deal (BG-20 leaves out sides with no trick).
 
-    `as_shown=True` gives the resolution shown to all when the first trick ends (BG-16), when no
-    team can yet be known to take no trick.
+    `as_shown=True` gives the resolution shown to all when the first trick ends (BG-16; the
+    second with TWO-3), when no side can yet be known to take no trick.
     """
     assert state.contract is not None
     if not state.declared:
         return []
     if as_shown:
-        with_tricks = set(range(len(state.ruleset.teams)))
+        with_tricks = set(range(len(state.ruleset.sides)))
     else:
         with_tricks = {state.ruleset.team_of(t.winner) for t in state.tricks}
     return declarations.scoring(state.ruleset, state.contract, state.declared, with_tricks)
@@ -295,29 +406,32 @@ def scoring_declarations(state: DealState, as_shown: bool = False) -> list[decla
 def score_deal(state: DealState) -> DealResult:
     """Score a finished deal (the engine calls this when the last card or the last pass falls)."""
     ruleset = state.ruleset
+    n = len(ruleset.sides)
     if state.contract is None:
-        return DealResult(
-            True, None, None, 1, (), (0, 0), None, (0, 0), state.hanging_in, None, None
-        )
+        zeros = (0,) * n
+        return DealResult(True, None, None, 1, (), zeros, None, zeros, state.hanging_in, None, None)
     contract = state.contract
     assert state.bidder is not None
-    team = ruleset.seat_teams
+    team = ruleset.seat_sides
     contracting = team[state.bidder]
-    won = [0, 0]
+    won = [0] * n
     for trick in state.tricks:
         won[team[trick.winner]] += 1
-    valat_team = 0 if not won[1] else 1 if not won[0] else None
+    valat_team = won.index(len(state.tricks)) if len(state.tricks) in won else None
     decl = tuple(scoring_declarations(state))
-    ann = [0, 0]
+    ann = [0] * n
     for a in decl:
         ann[team[a.seat]] += a.declaration.points
-    bel = [0, 0]
+    bel = [0] * n
     for seat, _suit in state.belotes:
         bel[team[seat]] += BELOTE_POINTS
-    last = (0, LAST_TRICK) if team[state.tricks[-1].winner] else (LAST_TRICK, 0)
+    last_side = team[state.tricks[-1].winner]
+    last = tuple([LAST_TRICK if s == last_side else 0 for s in range(n)])
     cards = state.points
     factor = 2 if contract == Contract.NO_TRUMPS else 1
-    if ruleset.is_french:
+    house = ruleset.house_rules
+    totals: tuple[int, ...]
+    if ruleset.contest == CONTEST_FRENCH:
         if valat_team is None:
             base = (cards[0] + last[0], cards[1] + last[1])
         else:
@@ -328,30 +442,24 @@ def score_deal(state: DealState) -> DealResult:
             (bel[0], bel[1]),
             (ann[0], ann[1]),
             valat_team,
-            ruleset.house_rules,
+            house,
             state.hanging_in,
         )
         totals = (base[0] + bel[0] + ann[0], base[1] + bel[1] + ann[1])
     else:
-        totals = (
-            (cards[0] + last[0]) * factor + ann[0] + bel[0],
-            (cards[1] + last[1]) * factor + ann[1] + bel[1],
+        totals = tuple([(cards[s] + last[s]) * factor + ann[s] + bel[s] for s in range(n)])
+        points = (
+            three_player_points if ruleset.contest == CONTEST_THREE_PLAYERS else bulgarian_points
         )
-        settle = bulgarian_points(
-            contract,
-            contracting,
-            totals,
-            state.multiplier,
-            valat_team,
-            ruleset.house_rules,
-            state.hanging_in,
+        settle = points(
+            contract, contracting, totals, state.multiplier, valat_team, house, state.hanging_in
         )
     itemised = Itemised(
         ruleset.is_french,
         cards,
         last,
         factor == 2,
-        (won[0], won[1]),
+        tuple(won),
         totals,
         decl,
         state.belotes,
@@ -360,6 +468,7 @@ def score_deal(state: DealState) -> DealResult:
         valat_team,
         settle,
         state.hanging_in,
+        house.kirtik and not ruleset.is_french,
     )
     return DealResult(
         False,

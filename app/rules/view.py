@@ -2,8 +2,10 @@
 
 A seat sees its own hand and everything the rules make public: bids, cards played, the turned
 card (French), the kinds of declarations announced during the first trick and the cards of the
-scoring ones once it ends (BG-16), belotes announced. A spectator (`seat=None`) sees no hand.
-All four hands become public only when the deal is over, through the result's tricks.
+scoring ones once it ends (BG-16; the second with TWO-3), belotes announced, and in Open Belot
+every face-up table card (OB-7). A spectator (`seat=None`) sees no hand. Nobody sees a face-down
+table card (its owner included, OB-7), a Croatian pair before CRO-3 gives it to its owner, or
+the cards out of play (BG2-4). The hands become public only through the tricks played.
 """
 
 from __future__ import annotations
@@ -47,12 +49,17 @@ class SeatView:
     leader: int
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
-    points: tuple[int, int]
+    points: tuple[int, ...]
     declarations: tuple[AnnouncedView, ...]
     belotes: tuple[tuple[int, str], ...]
     legal: tuple[Action, ...]
     hanging_in: int
     result: dict[str, Any] | None
+    stacks: tuple[tuple[tuple[Card | None, bool], ...], ...] | None = None
+    """Open Belot: each seat's table stacks as (face-up card or None, a face-down card lies
+    under it); None in the other presets."""
+    pairs: tuple[int, ...] | None = None
+    """Croatian deal: how many face-down cards each seat holds that are not yet his (CRO-3)."""
     shared_wire: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     """`shared_dict()` as `view` made it once for all the viewers of the state."""
 
@@ -91,6 +98,13 @@ class SeatView:
             "belotes": [{"seat": s, "suit": suit} for s, suit in self.belotes],
             "hanging_in": self.hanging_in,
             "result": self.result,
+            "stacks": None
+            if self.stacks is None
+            else [
+                [{"up": None if up is None else str(up), "down": down} for up, down in own]
+                for own in self.stacks
+            ],
+            "pairs": None if self.pairs is None else list(self.pairs),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,7 +160,7 @@ def _declarations(state: DealState) -> tuple[AnnouncedView, ...]:
         return ()
     if state.phase is Phase.FINISHED:
         shown = scoring_declarations(state)
-    elif state.tricks:
+    elif len(state.tricks) >= state.ruleset.declaration_tricks:
         shown = scoring_declarations(state, as_shown=True)
     else:
         shown = []
@@ -181,7 +195,7 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
             dealer=state.dealer,
             turn=state.turn,
             hand=None,
-            hand_sizes=tuple(h.bit_count() for h in state.hands),
+            hand_sizes=tuple(state.hand_mask(s).bit_count() for s in range(state.ruleset.seats)),
             turned=state.turned if state.ruleset.is_french else None,
             bids=state.bids,
             contract=None if state.contract is None else state.contract.record_name,
@@ -196,9 +210,32 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
             legal=(),
             hanging_in=state.hanging_in,
             result=None if state.result is None else state.result.to_dict(),
+            stacks=_stacks(state),
+            pairs=_pairs(state),
         )
         cached = _last_shared = (state, base, base.shared_dict())
     return cached[1], cached[2]
+
+
+def _stacks(state: DealState) -> tuple[tuple[tuple[Card | None, bool], ...], ...] | None:
+    """OB-7: face-up table cards for everyone, only the presence of a face-down one."""
+    layout = state.layout
+    if layout is None or not layout.stacks:
+        return None
+    return tuple(
+        tuple((None if up < 0 else CARDS[up], down >= 0) for up, down in own)
+        for own in layout.stacks
+    )
+
+
+def _pairs(state: DealState) -> tuple[int, ...] | None:
+    """CRO-3: the size of each seat's face-down pair while it is nobody's."""
+    if not state.ruleset.house_rules.croatian_deal:
+        return None
+    layout = state.layout
+    if layout is None:
+        return (0,) * state.ruleset.seats
+    return tuple(h.bit_count() for h in layout.hidden)
 
 
 def _own(state: DealState, seat: int | None) -> tuple[tuple[Card, ...] | None, tuple[Action, ...]]:
@@ -207,7 +244,7 @@ def _own(state: DealState, seat: int | None) -> tuple[tuple[Card, ...] | None, t
         return None, ()
     if not 0 <= seat < state.ruleset.seats:
         raise ValueError(f"no seat {seat}")
-    hand = _sorted_hand(state, state.hands[seat])
+    hand = _sorted_hand(state, state.hand_mask(seat))
     return hand, legal_actions(state) if seat == state.turn else ()
 
 

@@ -62,3 +62,17 @@ def test_a_strong_bot_out_of_time_still_answers_legally() -> None:
     bot = StrongBot(rng, time_limit=0.0)
     for state, seat_view in decisions(RULESETS["bulgarian"], rng, 1, bot.choose):
         assert bot.choose(seat_view) in legal_actions(state)
+
+
+def test_the_strong_bot_acts_legally_under_the_croatian_deal() -> None:
+    """CRO-1 (house rule `croatian_deal` of `bulgarian`): the sampler deals its worlds by the
+    ruleset's packets (3, 3, then the face-down pair), so they hold the bot's own hand."""
+    from app.rules import Ruleset
+
+    rng = random.Random(3)
+    bot = StrongBot(rng, budget=200)
+    count = 0
+    for state, seat_view in decisions(Ruleset.bulgarian(croatian_deal=True), rng, 2, bot.choose):
+        assert bot.choose(seat_view) in legal_actions(state)
+        count += 1
+    assert count > 0
