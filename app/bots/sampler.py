@@ -231,9 +231,10 @@ class Sampler:
         """Do the sampled hands explain the other seats' bids (loosely)?"""
         turned = self.view.turned
         played = self.knowledge.played
-        deck = self.ruleset.deck_size()
         return all(
-            call_is_plausible(places[s] | played[s] | self._up[s], call, calls, turned, deck)
+            call_is_plausible(
+                places[s] | played[s] | self._up[s], call, calls, turned, self.ruleset
+            )
             for s, call, calls in self._evidence
         )
 

@@ -32,12 +32,15 @@ from .simulate import outcome, play_out
 BUDGETS = {
     "bulgarian": 8000,
     "french": 11000,
-    "bulgarian3": 8000,
-    "bulgarian2": 8000,
-    "open_belot": 8000,
+    "bulgarian3": 4000,
+    "bulgarian2": 5000,
+    "open_belot": 3000,
 }
 """Simulated actions per decision, per preset: under 200 ms at p95 on the reference machine
-(bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding)."""
+(bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding); the
+small tables cost more per action (a sampled deal is replayed for fewer actions simulated, the
+bidding reads a view per call, Open Belot's stacks are looked at on every card), so they get
+fewer, scaled to take about the time of a `bulgarian` decision."""
 SAMPLE_COST = 30
 """Drawing and replaying one sampled deal costs about as much as simulating this many actions."""
 BIDDING_COST = 12
