@@ -10,7 +10,8 @@ that side and level B every other seat, so the luck of the cards cancels out: tw
 - `win_rate_a`: the share of matches (to the preset's target or `--target`) that level A wins,
   with `fair_share` the rate of an equal level (1/2, or 1/3 in `bulgarian3`);
 - each level's decision time, p50/p95 over all its decisions and over those with a real
-  choice (more than one legal action).
+  choice (more than one legal action), and for the latter the CPU time of the deciding process
+  (`choice_cpu_time`): what a decision costs on a free core, however busy the machine is.
 
     python -m bench.bots --preset bulgarian --deals 200 --a strong --b basic --json
     python -m bench.bots --preset open_belot --house open_reveal=at_once --deals 100
@@ -52,6 +53,7 @@ class PairResult:
     matches: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
     choice_times: dict[str, list[float]] = field(default_factory=dict)
+    choice_cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _deck(ruleset: Ruleset, seed: int, pair: int, number: int) -> list[Card]:
@@ -64,12 +66,14 @@ def _play(state: DealState, bots: list[Bot], levels: list[str], out: PairResult)
     while state.turn is not None:
         seat = state.turn
         v = seat_view(state, seat)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(v)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         out.times.setdefault(levels[seat], []).append(elapsed)
         if len(v.legal) > 1:
             out.choice_times.setdefault(levels[seat], []).append(elapsed)
+            out.choice_cpu.setdefault(levels[seat], []).append(cpu)
         state = apply(state, action)
     return state
 
@@ -168,6 +172,8 @@ def run(
                 total.times.setdefault(level, []).extend(times)
             for level, times in result.choice_times.items():
                 total.choice_times.setdefault(level, []).extend(times)
+            for level, times in result.choice_cpu.items():
+                total.choice_cpu.setdefault(level, []).extend(times)
             if len(total.diffs) >= deals:
                 pool.terminate()
                 break
@@ -190,6 +196,7 @@ def run(
         "fair_share": round(1 / len(ruleset.sides), 3),
         "decision_time": {lv: _percentiles(t) for lv, t in sorted(total.times.items())},
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_times.items())},
+        "choice_cpu_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_cpu.items())},
         "workers": workers,
         "seconds": round(time.perf_counter() - start, 1),
     }
