@@ -24,14 +24,13 @@ BID_AT = 9.0
 scale for every contract."""
 
 
-def bid_at(hand: int, ruleset: Ruleset) -> float:
+def bid_at(cards: int, ruleset: Ruleset) -> float:
     """BID_AT for a hand of any size at any table: values add up card by card, so the bar grows
     with the cards seen (6 in `bulgarian2` and the Croatian deal, 9 with Open Belot's face-up
     cards) and with the share of high cards in a 24-card deck (BG3-1, BG2-1: no sevens or
     eights), and it falls with fewer opponents to beat (BGN-3). The square root is fitted only
     so that the basic bot leaves about a quarter of the deals void at every table, as it does
     at four."""
-    cards = hand.bit_count() or 5
     short_deck = 1.25 if ruleset.deck_size() < 32 else 1.0
     return BID_AT * cards / 5 * short_deck * math.sqrt(ruleset.seats / 4)
 
@@ -154,7 +153,7 @@ def _bulgarian_call(
     )
     options = [c for c in CONTRACT_CALLS if c in calls]
     margin = 2.0 if partner_holds else 0.0
-    bar = bid_at(hand, ruleset)
+    bar = bid_at(hand.bit_count(), ruleset)
     if options:
         best = max(options, key=lambda c: contract_value(hand, c))
         if contract_value(hand, best) >= bar + margin:
@@ -181,11 +180,11 @@ call: bids are evidence about a hand, not proof."""
 
 
 def call_is_plausible(
-    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None, ruleset: Ruleset
+    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None, bar: float
 ) -> bool:
     """Could a sensible player have made `call` with `hand`, when `open_calls` were the contracts
-    they could still have bid? A bid needs a hand near the threshold, a pass one well below it."""
-    bar = bid_at(hand, ruleset)
+    they could still have bid, and `bar` (`bid_at`) the value a bid needed on the cards they
+    saw then? A bid needs a hand near the bar, a pass one well below it."""
     if call == Call.PASS:
         return all(_value(hand, c, turned) < bar + EVIDENCE_SLACK for c in open_calls)
     if call in (Call.CONTRA, Call.RECONTRA, Call.SURCONTRA):

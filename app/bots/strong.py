@@ -32,8 +32,8 @@ from .simulate import outcome, play_out
 BUDGETS = {
     "bulgarian": 8000,
     "french": 11000,
-    "bulgarian3": 4000,
-    "bulgarian2": 5000,
+    "bulgarian3": 6000,
+    "bulgarian2": 7000,
     "open_belot": 3000,
 }
 """Simulated actions per decision, per preset: under 200 ms at p95 on the reference machine

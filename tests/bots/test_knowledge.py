@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.bots.bidding import call_is_plausible
+from app.bots.bidding import BID_AT, call_is_plausible
 from app.bots.cards import SUIT_MASK, TABLES, mask_of
 from app.bots.knowledge import PastPlay, forbidden_masks
 from app.rules import Call, Card, Contract, Ruleset
@@ -55,8 +55,8 @@ def test_calls_are_weighed_against_the_hand() -> None:
     monster = mask_of(c(t) for t in ("JH", "9H", "AH", "AS", "AC"))
     nothing = mask_of(c(t) for t in ("7H", "8D", "7S", "8S", "QC"))
     open_calls = (Call.CLUBS, Call.DIAMONDS, Call.HEARTS)
-    assert call_is_plausible(nothing, Call.PASS, open_calls, None, STRICT)
-    assert not call_is_plausible(monster, Call.PASS, open_calls, None, STRICT)
-    assert call_is_plausible(monster, Call.HEARTS, open_calls, None, STRICT)
-    assert not call_is_plausible(nothing, Call.HEARTS, open_calls, None, STRICT)
-    assert call_is_plausible(nothing, Call.CONTRA, (), None, STRICT)
+    assert call_is_plausible(nothing, Call.PASS, open_calls, None, BID_AT)
+    assert not call_is_plausible(monster, Call.PASS, open_calls, None, BID_AT)
+    assert call_is_plausible(monster, Call.HEARTS, open_calls, None, BID_AT)
+    assert not call_is_plausible(nothing, Call.HEARTS, open_calls, None, BID_AT)
+    assert call_is_plausible(nothing, Call.CONTRA, (), None, BID_AT)
