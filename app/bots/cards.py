@@ -56,6 +56,12 @@ def deck_mask(ruleset: Ruleset) -> int:
     return mask_of(full_deck(ruleset))
 
 
+@lru_cache(maxsize=64)
+def cards_in_play(ruleset: Ruleset) -> int:
+    """Cards dealt and played in a deal: the deck less `bulgarian2`'s out-of-play six (BG2-3)."""
+    return ruleset.seats * sum(size for size, _slot in (*ruleset.before, *ruleset.after))
+
+
 def table_up(seat_view: SeatView, seat: int) -> int:
     """The face-up table cards of `seat` (Open Belot, OB-7): public, and playable by him."""
     if seat_view.stacks is None:
@@ -91,6 +97,7 @@ __all__ = [
     "Table",
     "all_table_up",
     "bits",
+    "cards_in_play",
     "contract_index",
     "deck_mask",
     "mask_of",

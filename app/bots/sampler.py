@@ -117,7 +117,8 @@ class Sampler:
         self._evidence = self._bidding_evidence()
         # The bar of a bid on the cards seen in the bidding: the first packets, and Open
         # Belot's face-up table cards (OB-8); the French bar is BID_AT, as the basic bot bids.
-        seen_in_bidding = sum(ruleset.first_packets) + ruleset.stacks
+        seen_in_bidding = sum(size for size, slot in ruleset.before if slot == _HAND)
+        seen_in_bidding += ruleset.stacks
         self._bar = BID_AT if ruleset.is_french else bid_at(seen_in_bidding, ruleset)
         self._trick_of = [i // seats for i in range(len(know.plays))]
 

@@ -25,15 +25,13 @@ def policy_action(state: DealState) -> Action:
     if state.phase is Phase.BIDDING:
         return choose_bid(view(state, seat), legal)
     ruleset = state.ruleset
-    hands = state.hands
+    hands = state.hands  # playable cards: the hand and Open Belot's face-up ones (OB-9)
+    hand = hands[seat]
+    unplayed = 0
     if state.layout is None:
-        hand = hands[seat]
-        unplayed = 0
         for h in hands:
             unplayed |= h
-    else:  # Open Belot's stacks, a Croatian pair: cards dealt outside the hand
-        hand = state.playable(seat)
-        unplayed = 0
+    else:  # Open Belot's face-down cards, a Croatian pair: dealt, not playable yet
         for s in range(ruleset.seats):
             unplayed |= state.holding(s)
     legal_mask = 0

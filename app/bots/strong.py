@@ -25,7 +25,7 @@ from app.rules import Action, Phase, Play, SeatView, apply
 from .announce import play_with_card
 from .base import legal_of
 from .basic import BasicBot
-from .cards import ruleset_of
+from .cards import cards_in_play, ruleset_of
 from .sampler import Sampler
 from .simulate import outcome, play_out
 
@@ -90,7 +90,7 @@ class StrongBot:
 
     def _worlds(self, seat_view: SeatView, candidates: int) -> int:
         """How many deals to sample: the budget spread over candidates and remaining actions."""
-        in_play = ruleset_of(seat_view).cards_dealt()
+        in_play = cards_in_play(ruleset_of(seat_view))
         if seat_view.phase is Phase.BIDDING:
             remaining = in_play + BIDDING_COST
         else:

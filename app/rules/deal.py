@@ -184,7 +184,9 @@ class DealState:
     phase: Phase
     turn: int | None
     hands: tuple[int, ...]
-    """Each seat's hand as a bitmask (without Open Belot's table cards or a Croatian pair)."""
+    """Each seat's playable cards as a bitmask: his hand and, in Open Belot, his face-up table
+    cards (OB-9), so that legality never looks at the table; a Croatian pair joins it only
+    when CRO-3 makes it his."""
     layout: Layout | None
     table: Table | None
     leader: int
@@ -280,14 +282,14 @@ class DealState:
 
     def hand(self, seat: int) -> list[Card]:
         """A seat's hand (for the engine's own callers: clients get `view`)."""
-        return [CARDS[c] for c in iter_bits(self.hands[seat])]
+        return [CARDS[c] for c in iter_bits(self.hand_mask(seat))]
 
-    def playable(self, seat: int) -> int:
-        """The cards a seat could play if the rules allowed any: hand and face-up stack cards."""
+    def hand_mask(self, seat: int) -> int:
+        """A seat's hand as a bitmask: its playable cards less its face-up table cards."""
         layout = self.layout
         if layout is None or not layout.stacks:
             return self.hands[seat]
-        return self.hands[seat] | up_mask(layout.stacks[seat])
+        return self.hands[seat] & ~up_mask(layout.stacks[seat])
 
     def holding(self, seat: int) -> int:
         """Every unplayed card dealt to a seat, seen or not (hand, pair, stacks)."""
@@ -296,7 +298,7 @@ class DealState:
         if layout is not None:
             mask |= layout.hidden[seat]
             if layout.stacks:
-                mask |= up_mask(layout.stacks[seat]) | down_mask(layout.stacks[seat])
+                mask |= down_mask(layout.stacks[seat])
         return mask
 
     def __repr__(self) -> str:
@@ -312,29 +314,19 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
         cards = tuple(map(CARDS.__getitem__, deck))
     except (IndexError, TypeError):
         cards = ()
-    ranks = set(ruleset.deck_ranks)
-    if (
-        len(cards) != ruleset.deck_size()
-        or len(set(cards)) != len(cards)
-        or any(c & 7 not in ranks for c in cards)
-    ):
+    if len(cards) != ruleset.deck_size() or frozenset(cards) != ruleset.deck_cards:
         raise BadRecord(f"the deck must hold the preset's {ruleset.deck_size()} different cards")
     if not isinstance(hanging_in, int) or hanging_in < 0:
         raise BadRecord("hanging_in must be a whole number of points, 0 or more")
     seats = ruleset.seats
     hands = [0] * seats
-    hidden = [0] * seats
-    stacks = [[[-1, -1] for _ in range(ruleset.stacks)] for _ in range(seats)]
     order = _packets(seats, ruleset.before, dealer, None)
-    for (seat, slot), card in zip(order, cards, strict=False):
-        if slot == HAND:
+    layout = None
+    if ruleset.deals_to_hands_only:
+        for (seat, _slot), card in zip(order, cards, strict=False):
             hands[seat] |= BIT[card]
-        elif slot == PAIR:
-            hidden[seat] |= BIT[card]
-        elif slot >= UP:
-            stacks[seat][slot - UP][0] = card
-        else:
-            stacks[seat][slot - DOWN][1] = card
+    else:
+        layout = _deal_layout(ruleset, order, cards, hands)
     state = object.__new__(DealState)
     state.ruleset = ruleset
     state.auction = Auction(
@@ -343,11 +335,7 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     state.phase = Phase.BIDDING
     state.turn = state.leader = (dealer + 1) % seats
     state.hands = tuple(hands)
-    state.layout = None
-    if any(hidden) or ruleset.stacks:
-        state.layout = Layout(
-            tuple(hidden), tuple(tuple((up, down) for up, down in own) for own in stacks)
-        )
+    state.layout = layout
     state.table = None
     state.trick = ()
     state.best = -1
@@ -360,6 +348,27 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     state.result = None
     state._legal = -1
     return state
+
+
+def _deal_layout(
+    ruleset: Ruleset, order: Sequence[tuple[int, int]], cards: Sequence[Card], hands: list[int]
+) -> Layout:
+    """Deal the packets that do not all go to hands: the Croatian pairs (CRO-1) and Open
+    Belot's stacks (OB-4, OB-5; a face-up card is playable, so it joins `hands` too)."""
+    seats = ruleset.seats
+    hidden = [0] * seats
+    stacks = [[[-1, -1] for _ in range(ruleset.stacks)] for _ in range(seats)]
+    for (seat, slot), card in zip(order, cards, strict=False):
+        if slot == HAND:
+            hands[seat] |= BIT[card]
+        elif slot == PAIR:
+            hidden[seat] |= BIT[card]
+        elif slot >= UP:
+            stacks[seat][slot - UP][0] = card
+            hands[seat] |= BIT[card]
+        else:
+            stacks[seat][slot - DOWN][1] = card
+    return Layout(tuple(hidden), tuple(tuple((up, down) for up, down in own) for own in stacks))
 
 
 @lru_cache(maxsize=512)
@@ -377,13 +386,6 @@ def _packets(
             seat = (dealer + 1 + i) % seats
             order.extend([(seat, slot)] * (size - 1 if seat == taker else size))
     return tuple(order)
-
-
-def deal_map(ruleset: Ruleset, dealer: int) -> tuple[tuple[int, int], ...]:
-    """The (seat, slot) of each deck position dealt, bidding and play (the index maps of
-    BG3-4, BG2-3, OB-3..OB-6, CRO-2); positions past the end are out of play (BG2-3)."""
-    before = _packets(ruleset.seats, ruleset.before, dealer, None)
-    return before + _packets(ruleset.seats, ruleset.after, dealer, None)
 
 
 # ----------------------------------------------------------------------------------- bidding
@@ -434,11 +436,13 @@ def _dealer_forced(state: DealState) -> bool:
         and state.turn == auction.dealer
     ):
         return False
-    return not (house.dealer_may_cancel and hand_worth(state.hands[auction.dealer]) <= CANCEL_LIMIT)
+    worth = hand_worth(state.hand_mask(auction.dealer))  # CAN-2: table cards do not count
+    return not (house.dealer_may_cancel and worth <= CANCEL_LIMIT)
 
 
 def _bid_error(state: DealState, call: Call) -> IllegalBid:
-    rule = "FR-3" if state.ruleset.is_french else "BG-5"
+    small = state.ruleset.seats < 4
+    rule = "FR-3" if state.ruleset.is_french else "BGN-5" if small else "BG-5"
     if state.ruleset.is_french:
         if call == Call.TAKE:
             why = "take is said only in the first round"
@@ -452,7 +456,8 @@ def _bid_error(state: DealState, call: Call) -> IllegalBid:
     if call == Call.PASS:
         if state.ruleset.house_rules.dealer_may_cancel:
             return IllegalBid("the dealer's hand is worth more than 7: he must bid", "CAN-1")
-        return IllegalBid("the dealer must bid when everyone before him has passed", "BG-7")
+        why = "the dealer must bid when everyone before him has passed"
+        return IllegalBid(why, "BGN-7" if small else "BG-7")
     if call == Call.TAKE:
         return IllegalBid("take is not a bid of Bulgarian Belot", rule)
     if call == Call.CONTRA:
@@ -546,7 +551,7 @@ def _start_play(new: DealState) -> DealState:
     if new.layout is not None and any(new.layout.hidden):
         _reveal_pairs(new, range(seats))
     hands = list(new.hands)
-    pos = sum(size for size, _ in ruleset.before) * seats
+    pos = ruleset.dealt_before
     taker = None
     if ruleset.turned_card:
         assert auction.turned is not None and auction.bidder is not None
@@ -581,9 +586,7 @@ def legal_mask(state: DealState) -> int:
     if state._legal >= 0:
         return state._legal
     assert state.turn is not None and state.table is not None
-    hand = state.hands[state.turn]
-    if state.layout is not None and state.layout.stacks:
-        hand |= up_mask(state.layout.stacks[state.turn])  # OB-9, OB-10
+    hand = state.hands[state.turn]  # OB-9, OB-10: face-up table cards included
     if not state.trick:
         state._legal = hand
         return hand
@@ -599,7 +602,11 @@ def legal_mask(state: DealState) -> int:
         mask = ((follow & table.beaters[best]) or follow) if follow else hand
     elif follow:
         mask = follow
-    elif _partner_is_master(state):
+    elif state.ruleset.partner[state.turn] == (
+        state.leader + state.best_pos
+    ) % state.ruleset.seats or (
+        state.ruleset.house_rules.defenders_partners and _defender_is_master(state)
+    ):
         mask = hand  # BG-9 / FR-6: the partner is master, anything goes
     else:
         trumps = hand & table.trumps
@@ -615,22 +622,17 @@ def legal_mask(state: DealState) -> int:
     return mask
 
 
-def _partner_is_master(state: DealState) -> bool:
-    """BG-9's exemption: the trick is won so far by the player's partner. Nobody has one in
-    the small presets (BGN-4), except the defenders of BG3-9 (`defenders_partners`)."""
-    ruleset = state.ruleset
-    winner = (state.leader + state.best_pos) % ruleset.seats
-    if ruleset.partner[state.turn or 0] == winner:
-        return True
-    if ruleset.house_rules.defenders_partners and ruleset.seats == 3:
-        return state.bidder not in (winner, state.turn)
-    return False
+def _defender_is_master(state: DealState) -> bool:
+    """BG3-9 `defenders_partners`: the other defender is winning the trick. Otherwise nobody
+    has a partner in the small presets (BGN-4): `Ruleset.partner` is -1 there."""
+    winner = (state.leader + state.best_pos) % state.ruleset.seats
+    return state.ruleset.seats == 3 and state.bidder not in (winner, state.turn)
 
 
 def _card_error(state: DealState, card: Card) -> IllegalCard:
     """Name the rule a card breaks, for the player and for replay error lines."""
     assert state.turn is not None and state.table is not None
-    hand = state.playable(state.turn)
+    hand = state.hands[state.turn]
     if not hand & BIT[card]:
         if state.ruleset.stacks:
             return IllegalCard(f"{card} is not in your hand or face up on your table", "OB-9")
@@ -664,7 +666,7 @@ def belote_eligible(state: DealState, card: Card) -> bool:
     if table.contract == Contract.ALL_TRUMPS and state.trick and state.trick[0] >> 3 != suit:
         return False
     other = _BELOTE_PAIRS[suit] ^ BIT[card]
-    if state.playable(state.turn) & other:
+    if state.hands[state.turn] & other:
         return True  # the first of the two, the other in hand (or face up, OB-16)
     layout = state.layout
     return layout is not None and (state.turn, suit) in layout.deferred  # OB-16: the second
@@ -681,7 +683,7 @@ def declarable(state: DealState, seat: int) -> int | None:
     (TWO-1, TWO-2)."""
     if len(state.tricks) >= state.ruleset.declaration_tricks:
         return None
-    available = state.playable(seat)
+    available = state.hands[seat]
     seats = state.ruleset.seats
     for trick in state.tricks:
         available |= BIT[trick.cards[(seat - trick.leader) % seats]]
@@ -762,15 +764,18 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     )
     table = state.table
     assert table is not None
-    if state.layout is None:
-        hand = state.hands[seat]
-        pairs = False
-        for pair in table.belote_pairs:
-            if hand & pair == pair:
-                pairs = True
-    else:
-        pairs = bool(table.belote_pairs)
+    layout = state.layout
+    hand = state.hands[seat] if layout is None else state.holding(seat)  # OB-15: face down too
+    pairs = False
+    for pair in table.belote_pairs:
+        if hand & pair == pair:
+            pairs = True
+    if layout is not None and layout.deferred:
+        pairs = pairs or any(s == seat for s, _suit in layout.deferred)  # OB-16
     rebelote = bool(state.belotes) and state.ruleset.is_french
+    tricks = state.tricks
+    if tricks and not (pairs or rebelote) and len(tricks) >= state.ruleset.declaration_tricks:
+        return plays  # the common case: nothing to announce
     available = (
         declarable(state, seat) if declarations.allowed(state.ruleset, table.contract) else None
     )
@@ -817,12 +822,9 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     table = state.table
     assert table is not None
     hands = list(state.hands)
-    if hands[seat] & bit:
-        hands[seat] ^= bit
-    else:
-        _play_from_stack(state, new, card)
+    hands[seat] ^= bit
     if state.layout is not None and state.layout.stacks:
-        _defer_belote(state, new, card)
+        _play_on_table(state, new, hands, card)
     new.hands = tuple(hands)
     new._log = (play, state._log)
     trick = (*state.trick, card)
@@ -833,22 +835,23 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     ):
         new.best = card
         new.best_pos = len(trick) - 1
-    ruleset = state.ruleset
-    seats = ruleset.seats
+    seats = state.ruleset.seats
     if len(trick) < seats:
         new.trick = trick
         new.turn = (seat + 1) % seats
         return new
     winner = (state.leader + new.best_pos) % seats
     points = table.points
-    if seats == 4:
+    if seats == 4:  # two teams (C-6)
         taken = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
-    else:
-        taken = sum(points[c] for c in trick)
-    side = ruleset.seat_sides[winner]
-    sides = list(state.points)
-    sides[side] += taken
-    new.points = tuple(sides)
+        if state.ruleset.seat_sides[winner]:
+            new.points = (state.points[0], state.points[1] + taken)
+        else:
+            new.points = (state.points[0] + taken, state.points[1])
+    else:  # every player a side (BGN-3)
+        by_side = list(state.points)
+        by_side[state.ruleset.seat_sides[winner]] += sum(points[c] for c in trick)
+        new.points = tuple(by_side)
     new.tricks = (*state.tricks, Trick(state.leader, trick, winner))
     new.trick = ()
     new.best = -1
@@ -856,7 +859,7 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     new.leader = new.turn = winner
     if new.layout is not None and new.layout.uncover:
         _turn_uncovered(new)
-    if len(new.tricks) == ruleset.tricks_per_deal:
+    if not any(new.hands):  # every card played (the out-of-play ones never were in a hand)
         from .scoring import score_deal
 
         new.phase = Phase.FINISHED
@@ -865,26 +868,30 @@ def _apply_play(state: DealState, play: Play) -> DealState:
     return new
 
 
-def _play_from_stack(state: DealState, new: DealState, card: Card) -> None:
-    """OB-9, OB-11: the face-up card of a stack is played; the card under it turns now
-    (`open_reveal` = `at_once`) or when the trick ends."""
+def _play_on_table(state: DealState, new: DealState, hands: list[int], card: Card) -> None:
+    """Open Belot's table after a card: if it was a stack's face-up card (OB-9), the card under
+    it turns now (`open_reveal` = `at_once`, and joins the playable cards) or when the trick
+    ends (OB-11); and a belote may have to wait for its second card (OB-16)."""
     layout = state.layout
-    assert layout is not None and state.turn is not None and state.table is not None
+    assert layout is not None and state.turn is not None
     seat = state.turn
     own = list(layout.stacks[seat])
-    k = next(i for i, (up, _down) in enumerate(own) if up == card)
-    down = own[k][1]
-    uncover = layout.uncover
-    if down < 0:
-        own[k] = (-1, -1)
-    elif state.ruleset.house_rules.open_reveal == "at_once":
-        own[k] = (down, -1)
-    else:
-        own[k] = (-1, down)
-        uncover = (*uncover, (seat, k))
-    stacks = list(layout.stacks)
-    stacks[seat] = tuple(own)
-    new.layout = layout._replace(stacks=tuple(stacks), uncover=uncover)
+    k = next((i for i, (up, _down) in enumerate(own) if up == card), None)
+    if k is not None:
+        down = own[k][1]
+        uncover = layout.uncover
+        if down < 0:
+            own[k] = (-1, -1)
+        elif state.ruleset.house_rules.open_reveal == "at_once":
+            own[k] = (down, -1)
+            hands[seat] |= BIT[down]
+        else:
+            own[k] = (-1, down)
+            uncover = (*uncover, (seat, k))
+        stacks = list(layout.stacks)
+        stacks[seat] = tuple(own)
+        new.layout = layout._replace(stacks=tuple(stacks), uncover=uncover)
+    _defer_belote(state, new, card)
 
 
 def _defer_belote(state: DealState, new: DealState, card: Card) -> None:
@@ -905,8 +912,12 @@ def _turn_uncovered(new: DealState) -> None:
     layout = new.layout
     assert layout is not None
     stacks = [list(own) for own in layout.stacks]
+    hands = list(new.hands)
     for seat, k in layout.uncover:
-        stacks[seat][k] = (stacks[seat][k][1], -1)
+        down = stacks[seat][k][1]
+        stacks[seat][k] = (down, -1)
+        hands[seat] |= BIT[down]
+    new.hands = tuple(hands)
     new.layout = layout._replace(stacks=tuple(tuple(own) for own in stacks), uncover=())
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import CARDS, Card
+from .cards import CARDS, Card, iter_bits
 from .deal import DealState
 from .ruleset import Ruleset
 
@@ -30,17 +30,20 @@ def cut_deck(deck: Sequence[Card], at: int) -> list[Card]:
 def gathered_deck(previous: DealState) -> list[Card]:
     """BG-2 house rule `gather_not_shuffle`: the last deal's cards picked up without shuffling.
 
-    Tricks are stacked in the order they were played; a void deal gives back the hands in seat
-    order from `dealer+1`, then the cards that were never dealt.
+    Tricks are stacked in the order they were played; a void deal gives back what each seat
+    was dealt (hand, Croatian pair, table stacks) in seat order from `dealer+1`. Either way the
+    cards that were never dealt follow in deck order (after a played `bulgarian2` deal, the six
+    out of play, BG2-3).
     """
-    if previous.tricks:
-        return [c for trick in previous.tricks for c in trick.cards]
-    seats = previous.ruleset.seats
-    out: list[Card] = []
-    for i in range(seats):
-        out.extend(previous.hand((previous.dealer + 1 + i) % seats))
-    dealt = set(out)
-    out.extend(c for c in previous.deck if c not in dealt)
+    out: list[Card] = [c for trick in previous.tricks for c in trick.cards]
+    if not out:
+        seats = previous.ruleset.seats
+        for i in range(seats):
+            out.extend(
+                CARDS[c] for c in iter_bits(previous.holding((previous.dealer + 1 + i) % seats))
+            )
+    gathered = set(out)
+    out.extend(c for c in previous.deck if c not in gathered)
     return out
 
 

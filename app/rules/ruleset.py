@@ -259,14 +259,25 @@ class Ruleset:
     stacks: int = 0
     """Table stacks per player (OB-2): 4 in Open Belot, none elsewhere."""
     contest: str = CONTEST_TWO_SIDES
+    """How the sides' totals are compared and the deal scored (the CONTEST_* names above)."""
     default_target: int = 151
     seat_sides: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """The side of each seat: `sides` read the other way, kept as data for the hot paths."""
     partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Each seat's partner, -1 for none (BG-9's exemption; BGN-4: nobody in the small presets)."""
-    tricks_per_deal: int = field(init=False, repr=False, compare=False)
+    declaration_tricks: int = field(init=False, repr=False, compare=False)
+    """How many of his first cards a player may declare with: 1 (BG-16), 2 (TWO-1)."""
+    dealt_before: int = field(init=False, repr=False, compare=False)
+    """Cards dealt before the bidding, all seats together (the French turned card follows)."""
+    deck_cards: frozenset[int] = field(init=False, repr=False, compare=False)
+    """The preset's cards, to check a deck against (C-1, BG3-1)."""
+    is_french: bool = field(init=False, repr=False, compare=False)
+    deals_to_hands_only: bool = field(init=False, repr=False, compare=False)
+    """Every card dealt before the bidding goes to a hand (no stacks, no Croatian pair)."""
 
     def __post_init__(self) -> None:
+        if self.seats == 4 and len(self.sides) != 2:
+            raise ValueError("four seats play as two teams (C-6); the hot path counts on it")
         seat_sides = [0] * self.seats
         partner = [-1] * self.seats
         for index, side in enumerate(self.sides):
@@ -276,8 +287,16 @@ class Ruleset:
                     partner[seat] = side[0] if seat == side[1] else side[1]
         object.__setattr__(self, "seat_sides", tuple(seat_sides))
         object.__setattr__(self, "partner", tuple(partner))
-        per_seat = sum(size for size, _ in self.before) + sum(size for size, _ in self.after)
-        object.__setattr__(self, "tricks_per_deal", per_seat)
+        object.__setattr__(
+            self, "declaration_tricks", 2 if self.house_rules.declarations_in_two_tricks else 1
+        )
+        dealt_before = sum(size for size, _ in self.before) * self.seats
+        object.__setattr__(self, "dealt_before", dealt_before)
+        cards = frozenset(s * 8 + r for s in range(4) for r in self.deck_ranks)
+        object.__setattr__(self, "deck_cards", cards)
+        object.__setattr__(self, "is_french", self.preset == FRENCH)
+        to_hands = all(slot == HAND for _, slot in self.before)
+        object.__setattr__(self, "deals_to_hands_only", to_hands)
 
     @staticmethod
     def bulgarian(**house_rules: bool | str) -> Ruleset:
@@ -339,35 +358,12 @@ class Ruleset:
         merged = {**self.to_dict()["house_rules"], **changes}
         return Ruleset.from_dict({"preset": self.preset, "house_rules": merged})
 
-    @property
-    def is_french(self) -> bool:
-        return self.preset == FRENCH
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        """The sides under their 4-player name."""
-        return self.sides
-
-    @property
-    def first_packets(self) -> tuple[int, ...]:
-        """Sizes of the packets dealt to the hands before the bidding (C-9)."""
-        return tuple(size for size, slot in self.before if slot == HAND)
-
-    @property
-    def declaration_tricks(self) -> int:
-        """How many of his first cards a player may declare with: 1 (BG-16), 2 (TWO-1)."""
-        return 2 if self.house_rules.declarations_in_two_tricks else 1
-
     def team_of(self, seat: int) -> int:
         """The side a seat scores for."""
         return self.seat_sides[seat]
 
     def deck_size(self) -> int:
         return 4 * len(self.deck_ranks)
-
-    def cards_dealt(self) -> int:
-        """Cards in play: the deck less the out-of-play cards (BG2-3)."""
-        return self.tricks_per_deal * self.seats
 
 
 _BULGARIAN = Ruleset(BULGARIAN)

@@ -417,7 +417,7 @@ def score_deal(state: DealState) -> DealResult:
     won = [0] * n
     for trick in state.tricks:
         won[team[trick.winner]] += 1
-    valat_team = next((s for s in range(n) if won[s] == len(state.tricks)), None)
+    valat_team = won.index(len(state.tricks)) if len(state.tricks) in won else None
     decl = tuple(scoring_declarations(state))
     ann = [0] * n
     for a in decl:
@@ -426,10 +426,11 @@ def score_deal(state: DealState) -> DealResult:
     for seat, _suit in state.belotes:
         bel[team[seat]] += BELOTE_POINTS
     last_side = team[state.tricks[-1].winner]
-    last = tuple(LAST_TRICK if s == last_side else 0 for s in range(n))
+    last = tuple([LAST_TRICK if s == last_side else 0 for s in range(n)])
     cards = state.points
     factor = 2 if contract == Contract.NO_TRUMPS else 1
     house = ruleset.house_rules
+    totals: tuple[int, ...]
     if ruleset.contest == CONTEST_FRENCH:
         if valat_team is None:
             base = (cards[0] + last[0], cards[1] + last[1])
@@ -444,9 +445,9 @@ def score_deal(state: DealState) -> DealResult:
             house,
             state.hanging_in,
         )
-        totals = tuple(base[s] + bel[s] + ann[s] for s in range(n))
+        totals = (base[0] + bel[0] + ann[0], base[1] + bel[1] + ann[1])
     else:
-        totals = tuple((cards[s] + last[s]) * factor + ann[s] + bel[s] for s in range(n))
+        totals = tuple([(cards[s] + last[s]) * factor + ann[s] + bel[s] for s in range(n)])
         points = (
             three_player_points if ruleset.contest == CONTEST_THREE_PLAYERS else bulgarian_points
         )

@@ -195,7 +195,7 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
             dealer=state.dealer,
             turn=state.turn,
             hand=None,
-            hand_sizes=tuple(h.bit_count() for h in state.hands),
+            hand_sizes=tuple(state.hand_mask(s).bit_count() for s in range(state.ruleset.seats)),
             turned=state.turned if state.ruleset.is_french else None,
             bids=state.bids,
             contract=None if state.contract is None else state.contract.record_name,
@@ -244,7 +244,7 @@ def _own(state: DealState, seat: int | None) -> tuple[tuple[Card, ...] | None, t
         return None, ()
     if not 0 <= seat < state.ruleset.seats:
         raise ValueError(f"no seat {seat}")
-    hand = _sorted_hand(state, state.hands[seat])
+    hand = _sorted_hand(state, state.hand_mask(seat))
     return hand, legal_actions(state) if seat == state.turn else ()
 
 

@@ -30,8 +30,9 @@ def test_the_true_hands_satisfy_every_deduction(preset: str, level: str) -> None
     for state, seat_view in decisions(ruleset, rng, 60, bot.choose):
         know = deduce(seat_view, ruleset)
         for seat in range(ruleset.seats):
-            assert not state.hands[seat] & know.forbidden[seat]
-            assert state.hands[seat] & know.holds[seat] == know.holds[seat]
+            hand = state.hand_mask(seat)
+            assert not hand & know.forbidden[seat]
+            assert hand & know.holds[seat] == know.holds[seat]
             voids += bool(know.forbidden[seat])
     assert voids > 50
 

@@ -115,8 +115,16 @@ def oracle_legal(
     seat: int,
     hand: Iterable[str],
     must_undertrump: bool = True,
+    seats: int = 4,
+    partners: Iterable[int] | None = None,
 ) -> set[str]:
-    """The legal cards by BG-8..BG-11 and FR-6, written straight from RULES.md."""
+    """The legal cards by BG-8..BG-11 and FR-6, written straight from RULES.md; `hand` is what
+    the player may play (OB-10: hand and face-up table cards). `partners` are the seats whose
+    winning card frees the player (BG-9): by default the partner across the table (C-6) at four
+    seats and nobody at fewer (BGN-4)."""
+    if partners is None:
+        partners = [(seat + 2) % 4] if seats == 4 else []
+    partners = set(partners)
     hand = set(hand)
     if not trick:
         return hand
@@ -133,7 +141,7 @@ def oracle_legal(
     if follow:  # BG-8
         return follow
     win = winning_position(trick, contract)  # BG-9 / FR-6
-    if (leader + win) % 4 == (seat + 2) % 4:
+    if (leader + win) % seats in partners:
         return hand
     trumps = {c for c in hand if is_trump(c, contract)}
     if not trumps:
@@ -553,7 +561,7 @@ def snapshot(state: DealState) -> str:
     """Everything observable of a state: its record and every seat's and a spectator's view."""
     from app.rules import deal_record, view
 
-    views = [view(state, seat).to_dict() for seat in (*range(4), None)]
+    views = [view(state, seat).to_dict() for seat in (*range(state.ruleset.seats), None)]
     return json.dumps([deal_record(state), views], sort_keys=True)
 
 

@@ -137,3 +137,60 @@ def start(
     ruleset: Ruleset, dealer: int, hands: Mapping[int, Sequence[str]], out: Sequence[str] = ()
 ) -> DealState:
     return new_deal(ruleset, dealer, hands_deck(ruleset, dealer, hands, out))
+
+
+def side_of(ruleset: Ruleset, seat: int) -> int:
+    """C-6: teams 0+2 and 1+3 at four seats; BGN-3: every player his own side otherwise."""
+    return seat % 2 if ruleset.seats == 4 else seat
+
+
+TableCards = dict[int, list[list[str | None]]]
+
+
+def open_table(state: DealState) -> tuple[TableCards, set[tuple[int, str]]]:
+    """Open Belot's table replayed from the record by OB-4, OB-5, OB-11: each seat's stacks
+    as [face-up, face-down] (None where empty), and the (seat, suit) of belote pairs whose
+    first card was played while the other lay face down (OB-16)."""
+    ruleset = state.ruleset
+    deck = [str(c) for c in state.deck]
+    stacks: TableCards = {s: [[None, None] for _ in range(4)] for s in range(ruleset.seats)}
+    for i, (seat, slot) in enumerate(positions(ruleset, state.dealer)):
+        if slot.startswith("up"):
+            stacks[seat][int(slot[2:])][0] = deck[i]
+        elif slot.startswith("down"):
+            stacks[seat][int(slot[4:])][1] = deck[i]
+    at_once = ruleset.house_rules.open_reveal == "at_once"
+    trumps = None if state.contract is None else state.contract.record_name
+    deferred: set[tuple[int, str]] = set()
+    pending: list[tuple[int, int]] = []
+    played = 0
+    for action in state.actions:
+        if not isinstance(action, Play):
+            continue
+        card = str(action.card)
+        if (
+            card[0] in "KQ"
+            and trumps not in (None, "no_trumps")
+            and (trumps == "all_trumps" or trumps[0].upper() == card[1])
+        ):
+            other = ("Q" if card[0] == "K" else "K") + card[1]
+            if any(down == other for _up, down in stacks[action.seat]):
+                deferred.add((action.seat, card[1]))
+        for k, (up, down) in enumerate(stacks[action.seat]):
+            if up == card:
+                if at_once:
+                    stacks[action.seat][k] = [down, None]
+                else:
+                    stacks[action.seat][k] = [None, down]
+                    pending.append((action.seat, k))
+        played += 1
+        if played % ruleset.seats == 0:
+            for seat, k in pending:
+                stacks[seat][k] = [stacks[seat][k][1], None]
+            pending = []
+    return stacks, deferred
+
+
+def face_up(state: DealState, seat: int) -> set[str]:
+    stacks, _ = open_table(state)
+    return {up for up, _down in stacks[seat] if up is not None}

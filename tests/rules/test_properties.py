@@ -1,4 +1,4 @@
-"""Property tests over random legal deals of both presets and every house-rule combination.
+"""Property tests over random legal deals of every preset and every house-rule combination.
 
 Each example draws a preset, a value for each of its house rules, a deck permutation, a dealer,
 hanging points and a random source for the choices; the deal is then played to its end through
@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules import (
+    HOUSE_RULES,
     PRESETS,
     Action,
     Bid,
@@ -31,7 +32,7 @@ from app.rules import (
     Ruleset,
     apply,
     deal_record,
-    house_rules_for,
+    full_deck,
     legal_actions,
     replay_deal,
     view,
@@ -49,6 +50,7 @@ from .helpers import (
     snapshot,
     winning_position,
 )
+from .tables import face_up, open_table, positions, side_of
 
 PROPERTY = settings(
     max_examples=200,
@@ -63,10 +65,12 @@ ALL_CARDS = cards(*ALL_CARD_TEXTS)
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[Ruleset, int, list[Card], int, random.Random]:
     preset = draw(st.sampled_from(PRESETS))
-    house = {h.name: draw(st.sampled_from(h.choices)) for h in house_rules_for(preset)}
+    # every house rule the preset accepts, those of "no effect" (RULES.md's table) included
+    accepted = [h for h in HOUSE_RULES if preset in (*h.presets, *h.inert)]
+    house = {h.name: draw(st.sampled_from(h.choices)) for h in accepted}
     ruleset = Ruleset.from_dict({"preset": preset, "house_rules": house})
-    deck = draw(st.permutations(ALL_CARDS))
-    dealer = draw(st.integers(0, 3))
+    deck = draw(st.permutations(full_deck(ruleset)))
+    dealer = draw(st.integers(0, ruleset.seats - 1))
     hanging = draw(st.sampled_from([0, 0, 0, 8, 81]))
     # the choices come from a seeded generator: hypothesis's own `randoms()` favour 0.0, which
     # would make nearly every deal an all-pass void
@@ -114,41 +118,59 @@ def contract_name(state: DealState) -> str:
 # ------------------------------------------------------------------------- card points
 
 
+def cards_in_play(state: DealState) -> list[str]:
+    """Every card dealt to a player: the deck less BG2-3's out-of-play cards."""
+    deck = [str(c) for c in state.deck]
+    return deck[:18] if state.ruleset.preset == "bulgarian2" else deck
+
+
+TRICKS = {"bulgarian": 8, "french": 8, "bulgarian3": 8, "bulgarian2": 9, "open_belot": 16}
+
+
 @PROPERTY
 @given(setups())
 def test_card_points_tricks_and_totals(setup: Any) -> None:
-    """C-4, C-7, BG-21, FR-9: card points sum to 152 / 248 / 120 (162 / 258 / 130 with the
-    last trick; No Trumps doubled to 260); each trick goes to the card C-7 names; the leader
-    of each trick is the winner of the one before; team totals add up."""
+    """C-4, C-7, BG-21, FR-9, BGN-11, BG3-2, BG2-9, OB-1: card points sum to 152 / 248 / 120
+    (162 / 258 / 130 with the last trick; No Trumps doubled to 260), less the out-of-play cards
+    in `bulgarian2`; each trick goes to the card C-7 names; the leader of each trick is the
+    winner of the one before; side totals add up; a valat is one side taking every trick."""
     state = final(setup)
     result = state.result
     assert result is not None
+    ruleset = state.ruleset
+    sides = len(ruleset.sides)
     if result.void:
         assert result.tricks == () and state.contract is None
         assert result.hanging_out == state.hanging_in
+        assert list(result.mp) == [0] * sides
         return
     contract = contract_name(state)
-    ruleset = state.ruleset
-    assert len(result.tricks) == 8
-    leader = (state.dealer + 1) % 4
-    points = [0, 0]
+    seats = ruleset.seats
+    assert len(result.tricks) == TRICKS[ruleset.preset]
+    leader = (state.dealer + 1) % seats
+    points = [0] * sides
+    played: list[str] = []
     for trick in result.tricks:
         texts = [str(c) for c in trick.cards]
-        assert trick.leader == leader
-        winner = (leader + winning_position(texts, contract)) % 4
+        played += texts
+        assert trick.leader == leader and len(texts) == seats
+        winner = (leader + winning_position(texts, contract)) % seats
         assert trick.winner == winner
-        points[winner % 2] += sum(card_points(c, contract) for c in texts)
+        points[side_of(ruleset, winner)] += sum(card_points(c, contract) for c in texts)
         leader = winner
-    expected_cards = {"no_trumps": 120, "all_trumps": 248}.get(contract, 152)
+    assert sorted(played) == sorted(cards_in_play(state))
+    expected_cards = sum(card_points(c, contract) for c in cards_in_play(state))
+    if ruleset.preset != "bulgarian2":
+        assert expected_cards == {"no_trumps": 120, "all_trumps": 248}.get(contract, 152)
     assert sum(points) == expected_cards
     teams = result.breakdown["teams"]
     assert [t["card_points"] for t in teams] == points
-    last = [10 if result.tricks[-1].winner % 2 == t else 0 for t in (0, 1)]
+    last_side = side_of(ruleset, result.tricks[-1].winner)
+    last = [10 if last_side == t else 0 for t in range(sides)]
     assert [t["last_trick"] for t in teams] == last
-    assert sum(points) + 10 == expected_cards + 10
-    won = [sum(1 for t in result.tricks if t.winner % 2 == team) for team in (0, 1)]
+    won = [sum(1 for t in result.tricks if side_of(ruleset, t.winner) == s) for s in range(sides)]
     assert [t["tricks"] for t in teams] == won
-    valat = 0 if won[1] == 0 else 1 if won[0] == 0 else None
+    valat = next((s for s in range(sides) if won[s] == len(result.tricks)), None)
     assert result.valat_team == valat
     extras = [
         sum(d["points"] for d in t["declarations"]) + sum(b["points"] for b in t["belote"])
@@ -162,11 +184,11 @@ def test_card_points_tricks_and_totals(setup: Any) -> None:
         assert list(result.totals) == [base[t] + extras[t] for t in (0, 1)]
     else:
         factor = 2 if contract == "no_trumps" else 1
-        doubled = [(points[t] + last[t]) * factor for t in (0, 1)]
-        assert sum(doubled) == {"no_trumps": 260, "all_trumps": 258}.get(contract, 162)
-        assert list(result.totals) == [doubled[t] + extras[t] for t in (0, 1)]
+        doubled = [(points[t] + last[t]) * factor for t in range(sides)]
+        assert sum(doubled) == (expected_cards + 10) * factor
+        assert list(result.totals) == [doubled[t] + extras[t] for t in range(sides)]
     if contract == "no_trumps":
-        assert extras == [0, 0]  # BG-12
+        assert extras == [0] * sides  # BG-12
 
 
 # -------------------------------------------------------------- legality and refusals
@@ -181,15 +203,22 @@ def _others(state: DealState, legal: set[Action], rng: random.Random) -> list[Ac
     during play and cards during the bidding, malformed declarations, bogus belote."""
     seat = state.turn
     assert seat is not None
-    hand = state.hand(seat)
+    seats = state.ruleset.seats
+    hand = state.hand(seat) + [c for c in ALL_CARDS if str(c) in _face_up(state, seat)]
     out: list[Action] = []
-    out += [Bid(s, call) for s in range(4) for call in Call]
+    out += [Bid(s, call) for s in range(seats) for call in Call]
     out += [Play(seat, c) for c in ALL_CARDS]
-    out += [Play((seat + k) % 4, c) for k in (1, 2, 3) for c in state.hand((seat + k) % 4)[:2]]
+    out += [
+        Play((seat + k) % seats, c)
+        for k in range(1, seats)
+        for c in state.hand((seat + k) % seats)[:2]
+    ]
     for c in hand:
         out.append(Play(seat, c, belote=True))
         out.append(Play(seat, c, rebelote=True))
         out.append(Play(seat, c, belote=True, rebelote=True))
+    if not hand:
+        return rng.sample([a for a in out if a not in legal], min(12, len(out)))
     if len(hand) >= 3:
         for _ in range(4):
             chosen = rng.sample(hand, rng.choice([k for k in (2, 3, 4, 5) if k <= len(hand)]))
@@ -230,7 +259,11 @@ def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> No
         assert len(set(legal)) == len(legal), "no action is offered twice"
         assert all(a.seat == state.turn for a in legal)
         if state.phase is Phase.PLAYING:
-            assert {_describe(a) for a in legal} == _oracle_plays(state)
+            described = {_describe(a) for a in legal}
+            oracle = _oracle_plays(state)
+            if _declared_before(state):
+                described = {(c, frozenset(), b, r) for c, _d, b, r in described}
+            assert described == oracle
         before = snapshot(state)
         for action in legal:
             after = apply(state, action)
@@ -248,49 +281,90 @@ def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> No
         assert snapshot(state) == before
 
 
+def _declared_before(state: DealState) -> bool:
+    """TWO-2: the seat to act declared with its first card and may declare with this one."""
+    window = 2 if state.ruleset.house_rules.declarations_in_two_tricks else 1
+    return len(state.tricks) < window and any(
+        isinstance(a, Play) and a.seat == state.turn and a.declare for a in state.actions
+    )
+
+
 def _describe(action: Action) -> tuple[str, frozenset[tuple[str, ...]], bool, bool]:
     assert isinstance(action, Play)
     declared = frozenset(tuple(sorted(str(c) for c in d)) for d in action.declare)
     return str(action.card), declared, action.belote, action.rebelote
 
 
+def _face_up(state: DealState, seat: int) -> set[str]:
+    """OB-5, OB-11: the seat's face-up table cards, replayed from the record."""
+    return face_up(state, seat) if state.ruleset.stacks else set()
+
+
+def _partners(state: DealState, seat: int) -> list[int] | None:
+    """BG-9's partner: across the table at four seats; BG3-9 `defenders_partners`: the
+    other defender; nobody otherwise (BGN-4)."""
+    rules = state.ruleset
+    if rules.seats == 4:
+        return None
+    if rules.house_rules.defenders_partners and rules.seats == 3 and seat != state.bidder:
+        return [s for s in range(3) if s not in (seat, state.bidder)]
+    return []
+
+
 def _oracle_plays(state: DealState) -> set[tuple[str, frozenset[tuple[str, ...]], bool, bool]]:
     """What the seat to act may do by RULES.md, written independently of the engine: each
-    legal card (BG-8..BG-11, FR-6), with each set of declarations its hand allows in the first
-    trick (BG-12..BG-16, FR-8), with or without belote (BG-19, FR-7) and, after one's own
-    belote, with or without rebelote (FR-7)."""
+    legal card (BG-8..BG-11, FR-6, BGN-4, BG3-9, OB-9, OB-10), with each set of declarations
+    its cards allow with its first card (BG-12..BG-16, FR-8, OB-13; TWO-1/TWO-2: the second
+    too, with the cards already played), with or without belote (BG-19, FR-7, OB-15, OB-16)
+    and, after one's own belote, with or without rebelote (FR-7). After a declaration with the
+    first card, the second card's options are left to the targeted tests (test_regional)."""
     seat = state.turn
     assert seat is not None
     contract = contract_name(state)
     rules = state.ruleset
-    hand = hand_texts(state, seat)
+    up = _face_up(state, seat)
+    hand = hand_texts(state, seat) | up
     trick = [str(c) for c in state.trick]
     cards_ok = oracle_legal(
-        contract, trick, state.leader, seat, hand, rules.house_rules.must_undertrump
+        contract,
+        trick,
+        state.leader,
+        seat,
+        hand,
+        rules.house_rules.must_undertrump,
+        rules.seats,
+        _partners(state, seat),
     )
-    declaring = not state.tricks and contract != "no_trumps"
+    window = 2 if rules.house_rules.declarations_in_two_tricks else 1
+    declaring = len(state.tricks) < window and contract != "no_trumps"
     if rules.is_french:
         declaring = declaring and rules.house_rules.announces
+    mine = [a for a in state.actions if isinstance(a, Play) and a.seat == seat]
+    earlier = any(a.declare for a in mine)
+    available = hand | {str(a.card) for a in mine}
     options = (
-        oracle_declaration_options(hand, rules.house_rules.card_in_two_declarations)
-        if declaring
+        oracle_declaration_options(available, rules.house_rules.card_in_two_declarations)
+        if declaring and not earlier
         else {frozenset()}
     )
-    said_belote = {
-        (str(a.card)[1])
-        for a in state.actions
-        if isinstance(a, Play) and a.seat == seat and a.belote
-    }
+    said_belote = {str(a.card)[1] for a in mine if a.belote}
+    deferred = open_table(state)[1] if rules.stacks else set()
     out = set()
     for card in cards_ok:
-        belote = (False, True) if oracle_belote(contract, trick, hand, card) else (False,)
+        belote = oracle_belote(contract, trick, hand, card) or (
+            (seat, card[1]) in deferred
+            and card[0] in "KQ"
+            and oracle_belote(
+                contract, trick, {card, ("Q" if card[0] == "K" else "K") + card[1]}, card
+            )
+        )
         rebelote = (
             (False, True)
             if rules.is_french and card[0] in "KQ" and card[1] in said_belote
             else (False,)
         )
         for option in options:
-            for b in belote:
+            for b in (False, True) if belote else (False,):
                 for r in rebelote:
                     out.add((card, option, b, r))
     return out
@@ -338,60 +412,111 @@ def _cards_in(value: Any) -> Iterator[Card]:
         yield from _cards_in(value.cards)
 
 
+def _croatian_pairs(state: DealState) -> dict[int, set[str]]:
+    """CRO-2: each seat's face-down pair, from the RULES.md index map."""
+    if not state.ruleset.house_rules.croatian_deal:
+        return {}
+    pairs: dict[int, set[str]] = {s: set() for s in range(state.ruleset.seats)}
+    for i, (seat, slot) in enumerate(positions(state.ruleset, state.dealer)):
+        if slot == "pair":
+            pairs[seat].add(str(state.deck[i]))
+    return pairs
+
+
+def _pair_is_his(state: DealState, seat: int) -> bool:
+    """CRO-3: `own_call` — after his first call; `bidding_end` — once a contract is agreed."""
+    if state.contract is not None and state.phase is not Phase.BIDDING:
+        return True
+    if state.ruleset.house_rules.croatian_reveal == "own_call":
+        return any(isinstance(a, Bid) and a.seat == seat for a in state.actions)
+    return False
+
+
 @PROPERTY
 @given(setups())
 def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
     """view(): a seat sees its own hand and what the rules make public — cards played, the
-    French turned card (FR-2), the declarations' cards once the first trick is over (BG-16);
-    a spectator sees no hand at all. Checked on the JSON text and on the view object."""
+    French turned card (FR-2), the declarations' cards once the first trick (TWO-3: the
+    second) is over (BG-16), every face-up table card in Open Belot (OB-7); a spectator sees
+    no hand at all. Nobody sees a face-down table card, its owner included (OB-7), the cards
+    out of play (BG2-4), or a Croatian pair before CRO-3 makes it its owner's. Checked on the
+    JSON text and on the view object."""
     for state in walk(setup):
+        ruleset = state.ruleset
+        seats = ruleset.seats
         played = {str(c) for t in state.tricks for c in t.cards} | {str(c) for c in state.trick}
         public = set(played)
-        if state.ruleset.is_french and state.turned is not None:
+        if ruleset.is_french and state.turned is not None:
             public.add(str(state.turned))
-        if state.tricks:
+        window = 2 if ruleset.house_rules.declarations_in_two_tricks else 1
+        if len(state.tricks) >= window or state.phase is Phase.FINISHED:
             for action in state.actions:
                 if isinstance(action, Play):
                     public |= {str(c) for d in action.declare for c in d}
-        for seat in (*range(4), None):
-            allowed = public | (hand_texts(state, seat) if seat is not None else set())
+        table: set[str] = set()
+        if ruleset.stacks:
+            stacks = open_table(state)[0]
+            table = {up for own in stacks.values() for up, _ in own if up is not None}
+            public |= table
+        pairs = _croatian_pairs(state)
+        for seat in (*range(seats), None):
+            own = hand_texts(state, seat) if seat is not None else set()
+            if seat is not None and seat in pairs and not _pair_is_his(state, seat):
+                assert not own & pairs[seat], "CRO-3: the pair is not his yet"
+            allowed = public | own
             shown = view(state, seat)
             text = json.dumps(shown.to_dict())
             leaked = set(CARD_RE.findall(text)) - allowed
             assert not leaked, f"seat {seat} sees {sorted(leaked)} in {state!r}"
             leaked_objects = {str(c) for c in _cards_in(shown)} - allowed
             assert not leaked_objects, f"seat {seat} holds {sorted(leaked_objects)}"
+            assert table <= set(CARD_RE.findall(text)), "OB-7: every face-up card is shown"
             if seat is None:
                 assert shown.hand is None
             else:
                 assert shown.hand is not None
-                assert {str(c) for c in shown.hand} == hand_texts(state, seat)
-            assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(4)]
-            shared, own = wire_view(state, seat)  # the server's form: the same, key for key
-            assert list({**shared, **own}.items()) == list(shown.to_dict().items())
+                assert {str(c) for c in shown.hand} == own
+            assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(seats)]
+            shared, own_part = wire_view(state, seat)  # the server's form: the same, key for key
+            assert list({**shared, **own_part}.items()) == list(shown.to_dict().items())
 
 
 # ------------------------------------------------------------------------------ matches
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PRESETS), st.integers(0, 3), st.integers(0, 2**32 - 1))
-def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) -> None:
-    """BG-26, BG-27, FR-12, FR-13 over random matches: the scores are the sums of the lines,
-    the deal passes to dealer+1, what hangs is what the last deal left hanging, and the match
-    ends exactly when a team reaches the target with the scores differing (Bulgarian: not on
-    a valat deal; never on a void deal); the higher score wins. The match record replays to
-    the same scoresheet."""
+@given(
+    st.sampled_from(PRESETS),
+    st.integers(0, 3),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["off", "x8", "wins_match"]),
+    st.booleans(),
+)
+def test_matches_keep_the_scoresheet(
+    preset: str, first_dealer: int, seed: int, sur_contra: str, kirtik: bool
+) -> None:
+    """BG-26, BG-27, FR-12, FR-13, BGN-12, BG3-22, SUR-5, KIR-7 over random matches: the
+    scores are the sums of the lines, the deal passes to dealer+1, what hangs is what the last
+    deal left hanging, and the match ends exactly when a side reaches the target with no other
+    side on the same score (Bulgarian family: not on a valat deal; never on a void deal or a
+    sur-contra deal that hangs), or, with `sur_contra=wins_match`, when a side scores a
+    sur-contra deal; the highest score wins otherwise. The match record replays to the same
+    scoresheet."""
     from app.rules import match_record, new_match, record_deal, replay_match
 
-    ruleset = Ruleset.from_dict({"preset": preset})
-    target = 151 if preset == "bulgarian" else 501
+    house: dict[str, Any] = {}
+    if preset != "french":
+        house = {"sur_contra": sur_contra, "kirtik": kirtik}
+    ruleset = Ruleset.from_dict({"preset": preset, "house_rules": house})
+    sur_winner: int | None = None
+    first_dealer %= ruleset.seats
+    target = 501 if preset == "french" else 151
     match = new_match(ruleset, first_dealer, target)
     rng = random.Random(seed)
     deals = []
     dealer = first_dealer
     while not match.finished:
-        deck = list(ALL_CARDS)
+        deck = full_deck(ruleset)
         rng.shuffle(deck)
         state = match.start_deal(deck)
         assert state.dealer == dealer and state.hanging_in == match.hanging
@@ -402,16 +527,25 @@ def test_matches_keep_the_scoresheet(preset: str, first_dealer: int, seed: int) 
         match = record_deal(match, state)
         result = state.result
         assert result is not None
-        assert match.scores == (before[0] + (result.mp[0] or 0), before[1] + (result.mp[1] or 0))
+        assert match.scores == tuple(b + (m or 0) for b, m in zip(before, result.mp, strict=True))
         assert match.hanging == result.hanging_out
-        dealer = (dealer + 1) % 4
+        dealer = (dealer + 1) % ruleset.seats
         assert match.next_dealer == dealer
-        reached = max(match.scores) >= target and match.scores[0] != match.scores[1]
-        if (preset == "bulgarian" and result.valat_team is not None) or result.void:
+        top = max(match.scores)
+        reached = top >= target and match.scores.count(top) == 1
+        if (preset != "french" and result.valat_team is not None) or result.void:
             reached = False  # BG-27; and a void deal scores nothing, so it ends nothing
+        if result.multiplier == 8:
+            if result.winner is None:
+                reached = False  # SUR-5, BG-27: a sur-contra deal that hangs ends nothing
+            elif sur_contra == "wins_match":
+                reached, sur_winner = True, result.winner  # SUR-5
         assert match.finished == reached
         assert len(deals) < 200
-    assert match.winner == (0 if match.scores[0] > match.scores[1] else 1)
+    if sur_winner is not None:
+        assert match.winner == sur_winner
+    else:
+        assert match.winner == match.scores.index(max(match.scores))
     assert [line.mp for line in match.lines] == [d.result.mp for d in deals if d.result]
     replayed, _ = replay_match(json.loads(json.dumps(match_record(match, deals))))
     assert replayed == match

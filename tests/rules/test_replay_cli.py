@@ -220,3 +220,32 @@ def test_the_complete_examples_of_docs_records_md_replay_as_documented(tmp_path:
         documented = dict(documented)
         documented.pop("file")
         assert line == documented
+
+
+def test_docs_records_md_has_a_complete_example_for_every_preset() -> None:
+    """RECORDS.md: deal and match records of every preset are documented with complete
+    examples (each replayed by the test above)."""
+    from app.rules import PRESETS
+
+    pairs = _doc_examples()
+    deals = {r["rules"]["preset"] for r, _ in pairs if r["format"] == "belote-deal/1"}
+    matches = {r["rules"]["preset"] for r, _ in pairs if r["format"] == "belote-match/1"}
+    assert deals | matches >= set(PRESETS)
+    assert {"bulgarian3", "bulgarian2", "open_belot"} <= deals
+    assert matches & {"bulgarian3", "bulgarian2", "open_belot"}
+
+
+def test_docs_house_rules_md_lists_every_house_rule_with_its_presets() -> None:
+    """docs/house-rules.md's table is the engine's HOUSE_RULES: names, presets, defaults."""
+    from app.rules import HOUSE_RULES
+
+    text = (ROOT / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip(" `"): line for line in text.splitlines() if line.startswith("| `")
+    }
+    assert set(rows) == {h.name for h in HOUSE_RULES}
+    for rule in HOUSE_RULES:
+        cells = [c.strip() for c in rows[rule.name].split("|")]
+        assert cells[2] == ", ".join(rule.presets)
+        assert cells[3] == (", ".join(rule.inert) or "–")
+        assert rule.rule in cells

@@ -512,3 +512,72 @@ def test_bgn11_bg3_2_a_whole_deal_totals_162_and_each_scores_his_own() -> None:
     assert r is not None and r.valat_team == 0
     assert r.totals == (162, 0, 0) and r.mp == (25, 0, 0)
     assert sum(r.totals) == 162
+
+
+@pytest.mark.parametrize("preset", ["bulgarian3", "bulgarian2", "open_belot"])
+def test_bg2_gathered_deck_holds_every_card_of_the_preset(preset: str) -> None:
+    """BG-2 `gather_not_shuffle` on the small tables: the tricks in the order played, then the
+    cards never dealt (BG2-3's six out of play) in deck order; after a void deal what each seat
+    was dealt (OB's stacks included) from `dealer+1`, then the undealt cards."""
+    import random
+
+    from app.rules import full_deck, gathered_deck
+
+    rules = Ruleset.of(preset, gather_not_shuffle=True)
+    rng = random.Random(5)
+    deck = full_deck(rules)
+    rng.shuffle(deck)
+    played = bid(new_deal(rules, 1, deck), "hearts", *["pass"] * (rules.seats - 1))
+    while played.phase is not Phase.FINISHED:
+        played = play_randomly_step(played, rng)
+    gathered = gathered_deck(played)
+    assert [str(c) for c in gathered] == [str(c) for t in played.tricks for c in t.cards] + [
+        str(c) for c in deck if c not in {c for t in played.tricks for c in t.cards}
+    ]
+    assert sorted(gathered) == sorted(deck)
+    void = bid(new_deal(rules, 1, deck), *["pass"] * rules.seats)
+    again = gathered_deck(void)
+    assert sorted(again) == sorted(deck)
+    first = (1 + 1) % rules.seats
+    dealt_to_first = {"bulgarian3": 5, "bulgarian2": 6, "open_belot": 13}[preset]
+    assert {str(c) for c in again[:dealt_to_first]} == {str(c) for c in void.hand(first)} | (
+        set() if preset != "open_belot" else _table_cards(void, first)
+    )
+
+
+def _table_cards(state: Any, seat: int) -> set[str]:
+    from .tables import open_table
+
+    stacks, _ = open_table(state)
+    return {c for own in stacks[seat] for c in own if c is not None}
+
+
+@pytest.mark.parametrize("preset", ["bulgarian3", "bulgarian2", "open_belot"])
+def test_bgn12_match_records_per_seat_and_no_deal_after_the_end(preset: str) -> None:
+    """BGN-12, RECORDS.md match records: one score per seat; deal n+1 is dealt by the next
+    seat with deal n's hanging points; the record replays; a deal after the end is refused."""
+    import json
+    import random
+
+    from app.rules import ReplayError, full_deck, match_record, replay_match
+
+    rules = Ruleset.of(preset)
+    rng = random.Random(11)
+    match = new_match(rules, 1, target=30)
+    deals = []
+    while not match.finished:
+        deck = full_deck(rules)
+        rng.shuffle(deck)
+        state = match.start_deal(deck)
+        while state.phase is not Phase.FINISHED:
+            state = play_randomly_step(state, rng)
+        deals.append(state)
+        match = record_deal(match, state)
+    assert len(match.scores) == rules.seats
+    assert match.winner == match.scores.index(max(match.scores))
+    record = json.loads(json.dumps(match_record(match, deals)))
+    assert replay_match(record)[0] == match
+    record["deals"].append(record["deals"][-1])
+    with pytest.raises(ReplayError) as error:
+        replay_match(record)
+    assert error.value.deal == len(deals)
