@@ -34,7 +34,7 @@ BUDGETS = {
     "french": 11000,
     "bulgarian3": 6000,
     "bulgarian2": 7000,
-    "open_belot": 4000,
+    "open_belot": 3500,
 }
 """Simulated actions per decision, per preset: under 200 ms at p95 on the reference machine
 (bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding); the
