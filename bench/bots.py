@@ -1,17 +1,20 @@
-"""Bot strength and speed: duplicate matches between two bot levels.
+"""Bot strength and speed: duplicate matches between two bot levels, in any preset.
 
-Every match is played twice on the same sequence of decks and dealers, with the two levels
-swapping seats, so the luck of the cards cancels out. Reported:
+Every match is played once per side on the same sequence of decks and dealers, level A playing
+that side and level B every other seat, so the luck of the cards cancels out: twice at four
+(teams) and at two (players), three times in `bulgarian3` (A against two B). Reported:
 
-- `mean_diff`: level A's match points minus level B's per deal, averaged over both seatings,
-  with hanging points left out (they belong to the deal that collects them), and its 95%
-  confidence interval over the deal pairs;
-- `win_rate_a`: the share of matches (to the target: 151 Bulgarian, the preset's or `--target`
-  French) that level A wins;
+- `mean_diff`: level A's match points minus the average of the other sides' per deal, averaged
+  over the seatings, with hanging points left out (they belong to the deal that collects them),
+  and its 95% confidence interval over the deal groups;
+- `win_rate_a`: the share of matches (to the preset's target or `--target`) that level A wins,
+  with `fair_share` the rate of an equal level (1/2, or 1/3 in `bulgarian3`);
 - each level's decision time, p50/p95 over all its decisions and over those with a real
-  choice (more than one legal action).
+  choice (more than one legal action), and for the latter the CPU time of the deciding process
+  (`choice_cpu_time`): what a decision costs on a free core, however busy the machine is.
 
     python -m bench.bots --preset bulgarian --deals 200 --a strong --b basic --json
+    python -m bench.bots --preset open_belot --house open_reveal=at_once --deals 100
 """
 
 from __future__ import annotations
@@ -27,7 +30,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import LEVELS, Bot, make_bot
-from app.rules import Card, DealState, Ruleset, apply, full_deck, new_deal, new_match, record_deal
+from app.rules import (
+    PRESETS,
+    Card,
+    DealState,
+    Ruleset,
+    apply,
+    full_deck,
+    new_deal,
+    new_match,
+    record_deal,
+)
 from app.rules import view as seat_view
 
 
@@ -40,6 +53,7 @@ class PairResult:
     matches: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
     choice_times: dict[str, list[float]] = field(default_factory=dict)
+    choice_cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _deck(ruleset: Ruleset, seed: int, pair: int, number: int) -> list[Card]:
@@ -52,12 +66,14 @@ def _play(state: DealState, bots: list[Bot], levels: list[str], out: PairResult)
     while state.turn is not None:
         seat = state.turn
         v = seat_view(state, seat)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(v)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         out.times.setdefault(levels[seat], []).append(elapsed)
         if len(v.legal) > 1:
             out.choice_times.setdefault(levels[seat], []).append(elapsed)
+            out.choice_cpu.setdefault(levels[seat], []).append(cpu)
         state = apply(state, action)
     return state
 
@@ -70,15 +86,27 @@ def _own_points(state: DealState, team: int) -> int:
     return points - (state.hanging_in if result.winner == team else 0)
 
 
-def play_pair(args: tuple[str, str, str, int | None, int, int]) -> PairResult:
-    """Both seatings of one match; deals continue until both matches are over."""
-    preset, level_a, level_b, target, seed, pair = args
-    ruleset = Ruleset.from_dict({"preset": preset, "house_rules": {}})
-    first_dealer = random.Random(f"{seed}/{pair}").randrange(4)
+def _margin(state: DealState, side: int) -> float:
+    """A side's own points for the deal minus the average of the other sides'."""
+    sides = len(state.ruleset.sides)
+    others = [_own_points(state, s) for s in range(sides) if s != side]
+    return _own_points(state, side) - sum(others) / len(others)
+
+
+Task = tuple[dict[str, Any], str, str, int | None, int, int]
+
+
+def play_pair(args: Task) -> PairResult:
+    """Every seating of one match (level A on each side in turn); deals continue until all the
+    matches are over."""
+    rules, level_a, level_b, target, seed, pair = args
+    ruleset = Ruleset.from_dict(rules)
+    seats = ruleset.seats
+    first_dealer = random.Random(f"{seed}/{pair}").randrange(seats)
     out = PairResult()
     seatings = []
-    for a_team in (0, 1):
-        levels = [level_a if s % 2 == a_team else level_b for s in range(4)]
+    for a_team in range(len(ruleset.sides)):
+        levels = [level_a if ruleset.team_of(s) == a_team else level_b for s in range(seats)]
         bots = [make_bot(lv, random.Random(f"{seed}/{pair}/{s}")) for s, lv in enumerate(levels)]
         seatings.append((a_team, levels, bots, new_match(ruleset, first_dealer, target)))
     number = 0
@@ -87,18 +115,18 @@ def play_pair(args: tuple[str, str, str, int | None, int, int]) -> PairResult:
         diff = 0.0
         for i, (a_team, levels, bots, match) in enumerate(seatings):
             if match.finished:
-                state = new_deal(ruleset, (first_dealer + number) % 4, deck)
+                state = new_deal(ruleset, (first_dealer + number) % seats, deck)
             else:
                 state = match.start_deal(deck)
             state = _play(state, bots, levels, out)
-            diff += _own_points(state, a_team) - _own_points(state, 1 - a_team)
+            diff += _margin(state, a_team)
             if not match.finished:
                 match = record_deal(match, state)
                 seatings[i] = (a_team, levels, bots, match)
                 if match.finished:
                     out.matches += 1
                     out.a_wins += match.winner == a_team
-        out.diffs.append(diff / 2)
+        out.diffs.append(diff / len(seatings))
         number += 1
     return out
 
@@ -123,11 +151,18 @@ def _percentiles(times: list[float]) -> dict[str, float | int]:
 
 
 def run(
-    preset: str, deals: int, level_a: str, level_b: str, target: int | None, seed: int, workers: int
+    rules: dict[str, Any],
+    deals: int,
+    level_a: str,
+    level_b: str,
+    target: int | None,
+    seed: int,
+    workers: int,
 ) -> dict[str, Any]:
     start = time.perf_counter()
+    ruleset = Ruleset.from_dict(rules)
     total = PairResult()
-    tasks = [(preset, level_a, level_b, target, seed, pair) for pair in range(deals)]
+    tasks: list[Task] = [(rules, level_a, level_b, target, seed, pair) for pair in range(deals)]
     with multiprocessing.Pool(workers) as pool:
         for result in pool.imap(play_pair, tasks):
             total.diffs += result.diffs
@@ -137,6 +172,8 @@ def run(
                 total.times.setdefault(level, []).extend(times)
             for level, times in result.choice_times.items():
                 total.choice_times.setdefault(level, []).extend(times)
+            for level, times in result.choice_cpu.items():
+                total.choice_cpu.setdefault(level, []).extend(times)
             if len(total.diffs) >= deals:
                 pool.terminate()
                 break
@@ -145,29 +182,39 @@ def run(
     half = 1.96 * statistics.stdev(total.diffs) / math.sqrt(n) if n > 1 else math.inf
     wins = total.a_wins / total.matches
     return {
-        "preset": preset,
+        "preset": ruleset.preset,
+        "house_rules": ruleset.to_dict()["house_rules"],
         "a": level_a,
         "b": level_b,
-        "target": target
-        if target is not None
-        else Ruleset.from_dict({"preset": preset, "house_rules": {}}).default_target,
+        "target": target if target is not None else ruleset.default_target,
         "deals": n,
         "mean_diff": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
         "matches": total.matches,
         "win_rate_a": round(wins, 3),
         "win_rate_ci95": _wilson(total.a_wins, total.matches),
+        "fair_share": round(1 / len(ruleset.sides), 3),
         "decision_time": {lv: _percentiles(t) for lv, t in sorted(total.times.items())},
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_times.items())},
+        "choice_cpu_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_cpu.items())},
         "workers": workers,
         "seconds": round(time.perf_counter() - start, 1),
     }
 
 
+def _house_rule(text: str) -> tuple[str, bool | str]:
+    """`kirtik=true` or `sur_contra=x8` as a house rule of a record (`true`/`false`: on/off)."""
+    name, _, value = text.partition("=")
+    return name, {"true": True, "false": False}.get(value.lower(), value)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--preset", choices=("bulgarian", "french"), default="bulgarian")
-    parser.add_argument("--deals", type=int, default=200, help="deal pairs, at least")
+    parser.add_argument("--preset", choices=PRESETS, default="bulgarian")
+    parser.add_argument(
+        "--house", action="append", default=[], metavar="NAME=VALUE", help="house rule (repeat)"
+    )
+    parser.add_argument("--deals", type=int, default=200, help="deal groups, at least")
     parser.add_argument("--a", choices=LEVELS, default="strong")
     parser.add_argument("--b", choices=LEVELS, default="basic")
     parser.add_argument("--target", type=int, default=None, help="match target (preset's)")
@@ -175,7 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (timings are per core)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args(argv)
-    report = run(args.preset, args.deals, args.a, args.b, args.target, args.seed, args.workers)
+    rules = {"preset": args.preset, "house_rules": dict(_house_rule(h) for h in args.house)}
+    report = run(rules, args.deals, args.a, args.b, args.target, args.seed, args.workers)
     if args.json:
         print(json.dumps(report))
         return

@@ -9,17 +9,30 @@ reuses them to judge whether a sampled hand explains another seat's calls.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from app.rules import Action, Bid, Call, Card, SeatView
+from app.rules import Action, Bid, Call, Card, Ruleset, SeatView
 
-from .cards import R9, RA, RJ, RK, RQ, RT, SUIT_MASK, mask_of
+from .cards import R9, RA, RJ, RK, RQ, RT, SUIT_MASK, mask_of, ruleset_of, table_up
 
 SUIT_CALLS = (Call.CLUBS, Call.DIAMONDS, Call.HEARTS, Call.SPADES)
 CONTRACT_CALLS = (*SUIT_CALLS, Call.NO_TRUMPS, Call.ALL_TRUMPS)
 _TRUMP_VALUE = (0.5, 0.5, 4.0, 2.0, 5.0, 1.0, 1.0, 2.5)  # by rank: 7 8 9 T J Q K A
 BID_AT = 9.0
-"""A contract is bid when its value reaches this; the same scale for every contract."""
+"""A contract is bid when the value of five cards of the 32-card deck reaches this; the same
+scale for every contract."""
+
+
+def bid_at(cards: int, ruleset: Ruleset) -> float:
+    """BID_AT for a hand of any size at any table: values add up card by card, so the bar grows
+    with the cards seen (6 in `bulgarian2` and the Croatian deal, 9 with Open Belot's face-up
+    cards) and with the share of high cards in a 24-card deck (BG3-1, BG2-1: no sevens or
+    eights), and it falls with fewer opponents to beat (BGN-3). The square root is fitted only
+    so that the basic bot leaves about a quarter of the deals void at every table, as it does
+    at four."""
+    short_deck = 1.25 if ruleset.deck_size() < 32 else 1.0
+    return BID_AT * cards / 5 * short_deck * math.sqrt(ruleset.seats / 4)
 
 
 def _has(hand: int, suit: int, rank: int) -> bool:
@@ -101,14 +114,15 @@ def defence_value(hand: int, call: Call) -> float:
 
 
 def choose_bid(seat_view: SeatView, legal: Sequence[Action]) -> Bid:
-    """The basic bot's call."""
+    """The basic bot's call, on its hand and (Open Belot, OB-8) its face-up table cards."""
     assert seat_view.hand is not None and seat_view.seat is not None
-    hand = mask_of(seat_view.hand)
+    hand = mask_of(seat_view.hand) | table_up(seat_view, seat_view.seat)
     calls = {a.call: a for a in legal if isinstance(a, Bid)}
-    if Call.TAKE in calls or seat_view.rules["preset"] == "french":
+    ruleset = ruleset_of(seat_view)
+    if ruleset.is_french:
         call = _french_call(hand, seat_view.turned, calls)
     else:
-        call = _bulgarian_call(seat_view, hand, calls)
+        call = _bulgarian_call(seat_view, ruleset, hand, calls)
     return calls[call]
 
 
@@ -123,25 +137,34 @@ def _french_call(hand: int, turned: Card | None, calls: dict[Call, Bid]) -> Call
     return best if contract_value(hand, best) >= BID_AT + 0.5 else Call.PASS
 
 
-def _bulgarian_call(seat_view: SeatView, hand: int, calls: dict[Call, Bid]) -> Call:
-    """BG-5: bid the best contract the hand carries; double an opposing contract it breaks;
-    redouble a doubled contract of ours that it clearly carries; leave partner's bid alone
-    unless the hand is much stronger for a higher one."""
+def _bulgarian_call(
+    seat_view: SeatView, ruleset: Ruleset, hand: int, calls: dict[Call, Bid]
+) -> Call:
+    """BG-5, BGN-5: bid the best contract the hand carries; double an opposing contract it
+    breaks; redouble a doubled contract of ours that it clearly carries, and sur-contra (SUR-2)
+    a redoubled one it breaks badly; leave partner's bid alone unless the hand is much stronger
+    for a higher one."""
     seat = seat_view.seat
     assert seat is not None
     current = _current_contract(seat_view)
-    partner_holds = seat_view.bidder is not None and seat_view.bidder % 2 == seat % 2
+    bidder = seat_view.bidder
+    partner_holds = (
+        bidder is not None and bidder != seat and ruleset.team_of(bidder) == ruleset.team_of(seat)
+    )
     options = [c for c in CONTRACT_CALLS if c in calls]
     margin = 2.0 if partner_holds else 0.0
+    bar = bid_at(hand.bit_count(), ruleset)
     if options:
         best = max(options, key=lambda c: contract_value(hand, c))
-        if contract_value(hand, best) >= BID_AT + margin:
+        if contract_value(hand, best) >= bar + margin:
             return best
     if current is not None:
-        if Call.CONTRA in calls and defence_value(hand, current) >= BID_AT + 1.0:
+        if Call.CONTRA in calls and defence_value(hand, current) >= bar + 1.0:
             return Call.CONTRA
-        if Call.RECONTRA in calls and contract_value(hand, current) >= BID_AT + 3.0:
+        if Call.RECONTRA in calls and contract_value(hand, current) >= bar + 3.0:
             return Call.RECONTRA
+        if Call.SURCONTRA in calls and defence_value(hand, current) >= bar + 4.0:
+            return Call.SURCONTRA
     if Call.PASS in calls:
         return Call.PASS
     return max(options, key=lambda c: contract_value(hand, c))  # BG-7 house rule: must bid
@@ -157,15 +180,16 @@ call: bids are evidence about a hand, not proof."""
 
 
 def call_is_plausible(
-    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None
+    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None, bar: float
 ) -> bool:
     """Could a sensible player have made `call` with `hand`, when `open_calls` were the contracts
-    they could still have bid? A bid needs a hand near the threshold, a pass one well below it."""
+    they could still have bid, and `bar` (`bid_at`) the value a bid needed on the cards they
+    saw then? A bid needs a hand near the bar, a pass one well below it."""
     if call == Call.PASS:
-        return all(_value(hand, c, turned) < BID_AT + EVIDENCE_SLACK for c in open_calls)
-    if call in (Call.CONTRA, Call.RECONTRA):
+        return all(_value(hand, c, turned) < bar + EVIDENCE_SLACK for c in open_calls)
+    if call in (Call.CONTRA, Call.RECONTRA, Call.SURCONTRA):
         return True
-    return _value(hand, call, turned) >= BID_AT - EVIDENCE_SLACK
+    return _value(hand, call, turned) >= bar - EVIDENCE_SLACK
 
 
 def _value(hand: int, call: Call, turned: Card | None) -> float:

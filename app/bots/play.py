@@ -13,7 +13,6 @@ from .cards import ALL_TRUMPS, NO_TRUMPS, SUIT_MASK, TABLES, Table, bits
 
 
 def choose_card(
-    seat: int,
     hand: int,
     legal: int,
     contract: int,
@@ -21,15 +20,18 @@ def choose_card(
     leader: int,
     out: int,
     our_contract: bool,
+    partner: int,
+    seats: int,
 ) -> int:
-    """The card to play. `out` holds the cards the other seats may still have."""
+    """The card to play. `out` holds the cards the other seats may still have; `partner` is
+    the seat on our side (-1: nobody, BGN-4) and `seats` the table's size."""
     cards = list(bits(legal))
     if len(cards) == 1:
         return cards[0]
     table = TABLES[contract]
     if not trick:
         return _lead(table, hand, cards, out, our_contract)
-    return _follow(table, seat, cards, trick, leader, out)
+    return _follow(table, cards, trick, leader, out, partner, seats)
 
 
 def _is_master(table: Table, card: int, out: int) -> bool:
@@ -61,12 +63,18 @@ def _lead(table: Table, hand: int, cards: list[int], out: int, our_contract: boo
 
 
 def _follow(
-    table: Table, seat: int, cards: list[int], trick: tuple[int, ...], leader: int, out: int
+    table: Table,
+    cards: list[int],
+    trick: tuple[int, ...],
+    leader: int,
+    out: int,
+    partner: int,
+    seats: int,
 ) -> int:
     led = trick[0] >> 3
     pos, best = table.best_of(trick)
-    last = len(trick) == 3
-    if (leader + pos) % 4 == seat ^ 2:
+    last = len(trick) == seats - 1
+    if (leader + pos) % seats == partner:
         partner_safe = last or (
             _is_master(table, best, out)
             and not (

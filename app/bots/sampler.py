@@ -2,10 +2,17 @@
 rebuild the whole deal as an engine state that the search can play forward.
 
 The engine has no constructor for "a deal with these hands at this point", so the sampler makes a
-deck that deals the sampled hands, and replays the public history (the bids, every card played,
+deck that deals the sampled cards, and replays the public history (the bids, every card played,
 the declarations and belotes announced with them) through `new_deal`/`apply`. The replay is the
-final judge: a sample the engine rejects, or whose public face differs from the seat's view (for
-instance declarations resolved differently), is thrown away and another one drawn.
+final judge: a sample the engine rejects, or whose view from the seat differs from the seat's own
+view, is thrown away and another one drawn (the tests check the whole view of every sample).
+
+Where the unseen cards may lie is read from the ruleset and the view, the same for every preset:
+the other seats' hands, the face-down table cards of Open Belot (the seat's own included: nobody
+sees them, OB-7), the Croatian pairs not yet anybody's (CRO-3, the seat's own included), and the
+rest of the deck (the packets still to deal during the bidding, the six out-of-play cards of
+`bulgarian2`, BG2-4). The deck is then laid out packet by packet from the ruleset's own packets
+(C-9, BG3-3, BG2-2, OB-3..OB-6, CRO-1).
 """
 
 from __future__ import annotations
@@ -22,19 +29,22 @@ from app.rules import (
     Phase,
     Play,
     RuleError,
-    Ruleset,
     SeatView,
     apply,
     new_deal,
     view,
 )
 
-from .bidding import CONTRACT_CALLS, SUIT_CALLS, call_is_plausible
-from .cards import ALL, CARD, RK, RQ, bits, mask_of
+from .bidding import BID_AT, CONTRACT_CALLS, SUIT_CALLS, bid_at, call_is_plausible
+from .cards import CARD, RK, RQ, bits, deck_mask, mask_of, ruleset_of, table_up
 from .knowledge import Knowledge, deduce
 
-STOCK = 4
-"""Pseudo-seat for the cards not dealt yet (during the bidding)."""
+_HAND = 0
+_PAIR = 1
+_DOWN = 2
+"""Slot numbers of the ruleset's packets (`app.rules.ruleset`): hand, Croatian pair, and the
+face-down (DOWN + k) and face-up (UP + k) cards of table stack k."""
+_UP = 6
 
 _RUN_LENGTH = {"tierce": 3, "quarte": 4, "quinte": 5, "quinte_tierce": 8}
 _CARRE_RANKS = range(2, 8)  # 9 10 J Q K A: carrés of 8s and 7s do not exist (BG-20)
@@ -52,12 +62,15 @@ _COMBINATIONS = {kind: _combinations(kind) for kind in (*_RUN_LENGTH, "carre")}
 
 
 @dataclass(frozen=True, slots=True)
-class _FirstPlay:
-    """A seat's first card of the deal, where its declarations ride (BG-16)."""
+class _Deal:
+    """Where every card of a sampled deal was dealt, per seat, and the cards never dealt yet."""
 
-    index: int
-    declared: tuple[tuple[Card, ...] | str, ...]
-    """The seat's declarations in the order announced: their cards if shown, else their kind."""
+    hands: list[list[int]]
+    """Each seat's hand cards as dealt, in deck order of its packets."""
+    pairs: list[list[int]]
+    stacks: list[list[tuple[int, int]]]
+    """Each seat's table stacks as dealt: (face-up card, face-down card)."""
+    rest: list[int]
 
 
 class Sampler:
@@ -68,69 +81,74 @@ class Sampler:
             raise ValueError("a sampler needs a seat's view, not a spectator's")
         self.view = seat_view
         self.seat = seat_view.seat
-        self.ruleset = Ruleset.from_dict(seat_view.rules)
-        self.knowledge: Knowledge = deduce(seat_view, self.ruleset)
+        self.ruleset = ruleset = ruleset_of(seat_view)
+        seats = self.seats = ruleset.seats
+        self.knowledge: Knowledge = deduce(seat_view, ruleset)
         self.bidding = seat_view.phase is Phase.BIDDING
-        self.others = [s for s in range(4) if s != self.seat]
+        self.others = [s for s in range(seats) if s != self.seat]
         self._my_hand = mask_of(seat_view.hand)
-        self._actions: list[Action] = list(seat_view.bids)
-        self._first_plays = self._plays_from_view()
-        known = self.knowledge.holds
-        turned = 0 if seat_view.turned is None else 1 << int(seat_view.turned)
-        seen = self._my_hand | mask_of(p.card for p in self.knowledge.plays)
+        self._up = [table_up(seat_view, s) for s in range(seats)]
+        # Face-up table cards that may be in a first-trick declaration: not one turned up by
+        # the play (OB-11, OB-13), unless declarations go on into the second trick (TWO-2).
+        self._declarable = list(self._up)
+        if seat_view.stacks is not None and ruleset.declaration_tricks == 1:
+            self._declarable = [
+                mask_of(up for up, down in own if up is not None and down)
+                for own in seat_view.stacks
+            ]
+        know = self.knowledge
+        seen = self._my_hand | mask_of(p.card for p in know.plays)
+        for s in range(seats):
+            seen |= self._up[s] | know.holds[s]
+        if self.bidding and seat_view.turned is not None:
+            seen |= 1 << int(seat_view.turned)
+        self._pool = deck_mask(ruleset) & ~seen
+        # How many unseen cards each place takes: the others' hands, the pairs, the face-down
+        # table cards, and (last) the rest of the deck.
+        need = [0] * (3 * seats + 1)
         for s in self.others:
-            seen |= known[s]
-        if self.bidding:
-            seen |= turned
-        self._pool = ALL & ~seen
-        self._need = {s: seat_view.hand_sizes[s] - known[s].bit_count() for s in self.others}
-        if self.bidding:
-            self._need[STOCK] = self._pool.bit_count() - sum(self._need.values())
+            need[s] = seat_view.hand_sizes[s] - know.holds[s].bit_count()
+        for s in range(seats):
+            need[seats + s] = 0 if seat_view.pairs is None else seat_view.pairs[s]
+            stacks = () if seat_view.stacks is None else seat_view.stacks[s]
+            need[2 * seats + s] = sum(down for _up, down in stacks)
+        need[-1] = self._pool.bit_count() - sum(need)
+        self._need = need
         self._evidence = self._bidding_evidence()
+        # The bar of a bid on the cards seen in the bidding: the first packets, and Open
+        # Belot's face-up table cards (OB-8); the French bar is BID_AT, as the basic bot bids.
+        seen_in_bidding = sum(size for size, slot in ruleset.before if slot == _HAND)
+        seen_in_bidding += ruleset.stacks
+        self._bar = BID_AT if ruleset.is_french else bid_at(seen_in_bidding, ruleset)
+        self._trick_of = [i // seats for i in range(len(know.plays))]
 
     def _bidding_evidence(self) -> list[tuple[int, Call, tuple[Call, ...]]]:
         """The other seats' calls worth checking a sample against, with the contracts each
-        could still bid. Passes count only while hands are the five cards they bid on, and
-        only a seat's last one (the most telling); a pass on partner's contract says nothing."""
+        could still bid. Passes count only while hands are the cards they bid on, and only a
+        seat's last one (the most telling); a pass on a partner's contract says nothing."""
         evidence = []
         last_pass: dict[int, tuple[int, Call, tuple[Call, ...]]] = {}
         current = -1
         bidder: int | None = None
         turned = self.view.turned
+        team_of = self.ruleset.team_of
         second_round = tuple(
             c for c in SUIT_CALLS if turned is None or c != SUIT_CALLS[turned >> 3]
         )
         for number, bid in enumerate(self.view.bids):
             open_calls: tuple[Call, ...]
             if self.ruleset.is_french:
-                open_calls = (Call.TAKE,) if number < 4 else second_round  # FR-3
+                open_calls = (Call.TAKE,) if number < self.seats else second_round  # FR-3
             else:
                 open_calls = CONTRACT_CALLS[current + 1 :]
             if bid.seat != self.seat:
                 if bid.call != Call.PASS:
                     evidence.append((bid.seat, bid.call, open_calls))
-                elif self.bidding and (bidder is None or bidder % 2 != bid.seat % 2):
+                elif self.bidding and (bidder is None or team_of(bidder) != team_of(bid.seat)):
                     last_pass[bid.seat] = (bid.seat, bid.call, open_calls)
             if bid.call in CONTRACT_CALLS:
                 current, bidder = CONTRACT_CALLS.index(bid.call), bid.seat
         return evidence + list(last_pass.values())
-
-    def _plays_from_view(self) -> dict[int, _FirstPlay]:
-        """Append the card plays to the action list; note where each seat's declarations go."""
-        belotes = {(seat, int(Contract.parse(suit))) for seat, suit in self.view.belotes}
-        declared: dict[int, list[tuple[Card, ...] | str]] = {}
-        for d in self.view.declarations:
-            declared.setdefault(d.seat, []).append(d.kind if d.cards is None else d.cards)
-        first: dict[int, _FirstPlay] = {}
-        for p in self.knowledge.plays:
-            belote = False
-            if (p.seat, p.card >> 3) in belotes and p.card & 7 in (RQ, RK):
-                belotes.discard((p.seat, p.card >> 3))
-                belote = True
-            if p.seat not in first and p.seat in declared:
-                first[p.seat] = _FirstPlay(len(self._actions), tuple(declared[p.seat]))
-            self._actions.append(Play(p.seat, CARD[p.card], (), belote))
-        return first
 
     def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
         """A full deal consistent with the view, or None if none was found in `tries` draws."""
@@ -138,135 +156,288 @@ class Sampler:
             dealt = self._deal_hidden(rng)
             if dealt is None:
                 continue
-            hands, placed = dealt
-            if attempt < tries // 2 and not self._fits_bidding(hands):
+            places, declared = dealt
+            if attempt < tries // 2 and not self._fits_bidding(places):
                 continue
-            state = self._replay(hands, placed, rng)
+            shown = [0] * self.seats  # declared cards were playable then (OB-13)
+            for d, cards in zip(self.view.declarations, declared, strict=True):
+                shown[d.seat] |= mask_of(cards)
+            deal = self._as_dealt(places, shown, rng)
+            if deal is None:
+                continue
+            state = self._replay(self._deck(deal, rng), declared, rng)
             if state is not None:
                 return state
         return None
 
-    def _deal_hidden(
-        self, rng: random.Random
-    ) -> tuple[dict[int, int], dict[int, list[int]]] | None:
+    def _deal_hidden(self, rng: random.Random) -> tuple[list[int], list[tuple[Card, ...]]] | None:
         """Share the unseen cards out: known holdings, then a combination for each hidden
-        declaration, then the rest. Returns the hands and the declarations' cards per seat."""
+        declaration, then the rest. Returns the cards of each place (hands, pairs, face-down
+        cards, rest; as in `_need`) and the cards of every declaration in the view's order."""
         know = self.knowledge
-        hands = {s: know.holds[s] for s in self.others}
-        need = dict(self._need)
+        seats = self.seats
+        places = [0] * len(self._need)
+        for s in self.others:
+            places[s] = know.holds[s]
+        need = list(self._need)
         pool = self._pool
-        placed: dict[int, list[int]] = {}
-        for seat, fp in self._first_plays.items():
-            used = 0
-            masks = placed[seat] = []
-            for d in fp.declared:
-                if not isinstance(d, str):
-                    masks.append(mask_of(d))
-                    used |= masks[-1]
-                    continue
-                own = seat == self.seat  # even our own hidden declaration is only a kind
-                have = (self._my_hand if own else hands[seat]) | know.played[seat]
-                free = 0 if own else pool & ~know.forbidden[seat]
-                options = [
-                    m
-                    for m in _COMBINATIONS[d]
-                    if m & ~(have | free) == 0
-                    and not m & used
-                    and (m & ~have).bit_count() <= need.get(seat, 0)
-                ]
-                if not options:
-                    return None
-                chosen = rng.choice(options)
-                masks.append(chosen)
-                used |= chosen
-                if not own:
-                    hands[seat] |= chosen
-                    need[seat] -= (chosen & pool).bit_count()
-                    pool &= ~chosen
+        used: dict[int, int] = {}
+        declared: list[tuple[Card, ...]] = []
+        for d in self.view.declarations:
+            seat = d.seat
+            if d.cards is not None:
+                declared.append(d.cards)
+                used[seat] = used.get(seat, 0) | mask_of(d.cards)
+                continue
+            own = seat == self.seat  # even our own hidden declaration is only a kind
+            have = self._my_hand if own else places[seat]
+            have |= know.played[seat] | self._declarable[seat]
+            free = 0 if own else pool & ~know.forbidden[seat]
+            taken = used.get(seat, 0)
+            options = [
+                m
+                for m in _COMBINATIONS[d.kind]
+                if m & ~(have | free) == 0
+                and not m & taken
+                and (m & ~have).bit_count() <= (0 if own else need[seat])
+            ]
+            if not options:
+                return None
+            chosen = rng.choice(options)
+            declared.append(tuple(CARD[c] for c in bits(chosen)))
+            used[seat] = taken | chosen
+            if not own:
+                places[seat] |= chosen & pool
+                need[seat] -= (chosen & pool).bit_count()
+                pool &= ~chosen
         cards = list(bits(pool))
         rng.shuffle(cards)
+        free_places = [p for p in range(seats, len(need)) if need[p]]
         choices = []
         for card in cards:
-            seats = [s for s in self.others if not know.forbidden[s] >> card & 1]
-            if self.bidding:
-                seats.append(STOCK)
-            choices.append((len(seats), card, seats))
+            options = [s for s in self.others if not know.forbidden[s] >> card & 1]
+            options += free_places
+            choices.append((len(options), card, options))
         choices.sort(key=lambda x: x[0])
-        if self.bidding:
-            hands[STOCK] = 0
-        for _, card, seats in choices:
-            open_seats = [s for s in seats if need[s] > 0]
-            if not open_seats:
+        for _, card, options in choices:
+            open_places = [p for p in options if need[p] > 0]
+            if not open_places:
                 return None
-            pick = rng.randrange(sum(need[s] for s in open_seats))
-            for s in open_seats:
-                pick -= need[s]
+            pick = rng.randrange(sum(need[p] for p in open_places))
+            for p in open_places:
+                pick -= need[p]
                 if pick < 0:
-                    hands[s] |= 1 << card
-                    need[s] -= 1
+                    places[p] |= 1 << card
+                    need[p] -= 1
                     break
-        return hands, placed
+        return places, declared
 
-    def _fits_bidding(self, hands: dict[int, int]) -> bool:
+    def _fits_bidding(self, places: list[int]) -> bool:
         """Do the sampled hands explain the other seats' bids (loosely)?"""
         turned = self.view.turned
         played = self.knowledge.played
+        bar = self._bar
         return all(
-            call_is_plausible(hands[seat] | played[seat], call, open_calls, turned)
-            for seat, call, open_calls in self._evidence
+            call_is_plausible(places[s] | played[s] | self._up[s], call, calls, turned, bar)
+            for s, call, calls in self._evidence
         )
 
-    def _replay(
-        self, hands: dict[int, int], placed: dict[int, list[int]], rng: random.Random
-    ) -> DealState | None:
-        """Build the deck that deals `hands`, replay the public history; None if it fails."""
-        originals = {s: hands[s] | self.knowledge.played[s] for s in self.others}
-        originals[self.seat] = self._my_hand | self.knowledge.played[self.seat]
-        deck = self._deck(originals, hands.get(STOCK, 0), rng)
-        actions = list(self._actions)
-        for seat, fp in self._first_plays.items():
-            play = actions[fp.index]
-            assert isinstance(play, Play)
-            declare = tuple(tuple(CARD[c] for c in bits(m)) for m in placed[seat])
-            actions[fp.index] = Play(play.seat, play.card, declare, play.belote)
-        state = new_deal(self.ruleset, self.view.dealer, deck, self.view.hanging_in)
-        try:
-            for action in actions:
-                state = apply(state, action)
-        except RuleError:
-            return None
-        if self.view.declarations and view(state, self.seat).declarations != (
-            self.view.declarations
-        ):
-            return None
-        return state
+    def _as_dealt(self, places: list[int], shown: list[int], rng: random.Random) -> _Deal | None:
+        """Where each card was dealt: hand cards (now held or played from the hand), pairs and
+        table stacks; None if the cards played cannot be placed on the stacks."""
+        seats = self.seats
+        know = self.knowledge
+        pair_size = sum(size for size, slot in self.ruleset.before if slot == _PAIR)
+        hands, pairs, stacks = [], [], []
+        for s in range(seats):
+            played = know.played[s]
+            own: list[tuple[int, int]] = []
+            if self.ruleset.stacks:
+                laid = self._stacks_of(s, places[2 * seats + s], shown[s], rng)
+                if laid is None:
+                    return None
+                own = laid
+                for up, down in own:
+                    played &= ~(1 << up) & ~(1 << down)
+            hand = (self._my_hand if s == self.seat else places[s]) | played
+            pair = list(bits(places[seats + s]))
+            if pair_size and not pair:  # the pair joined the hand already (CRO-3)
+                pair = rng.sample(list(bits(hand)), pair_size)
+                hand &= ~mask_of(pair)
+            cards = list(bits(hand))
+            rng.shuffle(cards)
+            hands.append(cards)
+            pairs.append(pair)
+            stacks.append(own)
+        rest = list(bits(places[-1]))
+        rng.shuffle(rest)
+        return _Deal(hands, pairs, stacks, rest)
 
-    def _deck(self, originals: dict[int, int], stock: int, rng: random.Random) -> list[Card]:
-        """A deck (top first) that deals `originals` to the seats (C-9, BG-3, FR-2, FR-4,
-        CRO-1): the ruleset's packets before the bidding, from each seat's own cards and, for
-        what it does not hold yet (a Croatian pair still face down), from the stock; then the
-        turned card; then the rest of each seat's cards, or the stock during the bidding."""
+    def _stacks_of(
+        self, seat: int, downs: int, declared: int, rng: random.Random
+    ) -> list[tuple[int, int]] | None:
+        """Seat's table stacks as dealt (OB-2..OB-5). A stack still covered keeps its face-up
+        card over a sampled face-down one; for the others, some of the cards the seat played were
+        the stack's face-up card and, if that turned card is gone too, the one under it. A card
+        the seat could not have played when it followed earlier (OB-10: the rules judge the
+        playable cards only) was still face down then: its cover was played no earlier; a card
+        it declared was face up by its declaring card (OB-13, TWO-2): never turned, or turned
+        by a cover played in the first trick when the second card may declare."""
+        assert self.view.stacks is not None
+        know = self.knowledge
+        current = len(self.view.tricks)
+        at_once = self.ruleset.house_rules.open_reveal == "at_once"
+        mine = [
+            (self._trick_of[i], p.card, know.by_play[i])
+            for i, p in enumerate(know.plays)
+            if p.seat == seat
+        ]
+
+        def hidden_until(card: int, before: int) -> int:
+            """The last trick before `before` in which `card` could not have been playable."""
+            return max((t for t, _c, f in mine if t < before and f >> card & 1), default=-1)
+
+        hidden = list(bits(downs))
+        rng.shuffle(hidden)
+        laid: list[tuple[int, int] | None] = []
+        visible_turned: list[tuple[int, int]] = []  # (stack, turned card) whose cover was played
+        emptied: list[int] = []
+        taken: set[int] = set()
+        for k, (up, covered) in enumerate(self.view.stacks[seat]):
+            if up is not None and covered:
+                laid.append((int(up), hidden.pop()))
+            elif covered:  # OB-11 `trick_end`: the cover is this seat's card of the current trick
+                this_trick = next(c for t, c, _f in mine if t == current)
+                taken.add(this_trick)
+                laid.append((this_trick, hidden.pop()))
+            elif up is not None:
+                visible_turned.append((k, int(up)))
+                laid.append(None)
+            else:
+                emptied.append(k)
+                laid.append(None)
+        free = [(t, c) for t, c, _f in mine if c not in taken]
+        must_turn = [(t, c) for t, c in free if hidden_until(c, t) >= 0]
+        if len(must_turn) > len(emptied):
+            return None
+        first_tricks = self.ruleset.declaration_tricks - 1
+
+        def cover_before(card: int, played: int) -> int:
+            """A turned card's cover was played before this trick."""
+            return min(played, first_tricks) if declared >> card & 1 else played
+
+        could_turn = [(t, c) for t, c in free if cover_before(c, t) > 0 and (t, c) not in must_turn]
+        rng.shuffle(could_turn)
+        turned = must_turn + could_turn[: len(emptied) - len(must_turn)]
+        if len(turned) < len(emptied):
+            return None
+        spare = [(t, c) for t, c in free if (t, c) not in turned]
+        rng.shuffle(spare)
+        for k, (t_down, down) in zip(emptied, turned, strict=True):
+            low = hidden_until(down, t_down)
+            high = cover_before(down, t_down)
+            cover = next((p for p in spare if low <= p[0] < high), None)
+            if cover is None:
+                return None
+            spare.remove(cover)
+            laid[k] = (cover[1], down)
+        last = current + 1 if at_once else current  # a cover of this trick still shows under it
+        for k, down in visible_turned:
+            low = hidden_until(down, current + 1)
+            high = cover_before(down, last)
+            cover = next((p for p in spare if low <= p[0] < high), None)
+            if cover is None:
+                return None
+            spare.remove(cover)
+            laid[k] = (cover[1], down)
+        return [s for s in laid if s is not None]
+
+    def _deck(self, deal: _Deal, rng: random.Random) -> list[Card]:
+        """The deck (top first) that deals `deal` through the ruleset's packets; the French
+        taker's turned card lies after the first packets (FR-2, FR-4)."""
         ruleset = self.ruleset
+        seats = self.seats
         dealer = self.view.dealer
-        order = [(dealer + 1 + i) % ruleset.seats for i in range(ruleset.seats)]
+        order = [(dealer + 1 + i) % seats for i in range(seats)]
         turned = self.view.turned
-        turned_bit = 0 if turned is None else 1 << int(turned)
-        own: dict[int, list[int]] = {}
-        for seat in order:
-            own[seat] = list(bits(originals[seat] & ~turned_bit))
-            rng.shuffle(own[seat])
-        tail = list(bits(stock))
-        rng.shuffle(tail)
+        hands = [list(h) for h in deal.hands]
+        pairs = [list(p) for p in deal.pairs]
+        taker = None
+        if turned is not None and not self.bidding:
+            taker = self.view.bidder
+            assert taker is not None
+            hands[taker].remove(int(turned))
         deck: list[int] = []
-        for size, _slot in ruleset.before:
+        for size, slot in ruleset.before:
             for seat in order:
-                for _ in range(size):
-                    deck.append(own[seat].pop() if own[seat] else tail.pop())
+                if slot == _HAND:
+                    deck.extend(hands[seat][:size])
+                    del hands[seat][:size]
+                elif slot == _PAIR:
+                    deck.extend(pairs[seat][:size])
+                    del pairs[seat][:size]
+                elif slot >= _UP:
+                    deck.append(deal.stacks[seat][slot - _UP][0])
+                else:
+                    deck.append(deal.stacks[seat][slot - _DOWN][1])
         if turned is not None:
             deck.append(int(turned))
-        if self.bidding:
-            deck.extend(tail)
-        else:
-            for seat in order:
-                deck.extend(own[seat])
+        if not self.bidding:
+            for size, _slot in ruleset.after:
+                for seat in order:
+                    n = size - 1 if seat == taker else size
+                    deck.extend(hands[seat][:n])
+                    del hands[seat][:n]
+        deck.extend(deal.rest)
         return [CARD[c] for c in deck]
+
+    def _replay(
+        self, deck: list[Card], declared: list[tuple[Card, ...]], rng: random.Random
+    ) -> DealState | None:
+        """Deal `deck` and replay the public history on it; None if the engine refuses it or
+        the seat would see anything other than its view. Declarations go with their seat's first
+        card, or with its second (TWO-1) when the order they were announced in leaves room;
+        a belote goes with the first card it may be announced with (BG-19, OB-16)."""
+        v = self.view
+        state = new_deal(self.ruleset, v.dealer, deck, v.hanging_in)
+        belotes = {(seat, int(Contract.parse(suit))) for seat, suit in v.belotes}
+        entries = [(d.seat, cards) for d, cards in zip(v.declarations, declared, strict=True)]
+        chances = self.ruleset.declaration_tricks
+        made = [0] * self.seats
+        at = 0
+        try:
+            action: Action
+            for action in v.bids:
+                state = apply(state, action)
+            for p in self.knowledge.plays:
+                declare: tuple[tuple[Card, ...], ...] = ()
+                if made[p.seat] < chances:
+                    run = 0
+                    while at + run < len(entries) and entries[at + run][0] == p.seat:
+                        run += 1
+                    take = run
+                    last = at + run == len(entries)  # nothing announced after: room to split
+                    if run and last and made[p.seat] < chances - 1 and rng.random() < 0.5:
+                        take = rng.randint(0, run)
+                    declare = tuple(cards for _seat, cards in entries[at : at + take])
+                    at += take
+                made[p.seat] += 1
+                card = CARD[p.card]
+                key = (p.seat, p.card >> 3)
+                if key in belotes and p.card & 7 in (RQ, RK):
+                    try:
+                        state = apply(state, Play(p.seat, card, declare, True))
+                        belotes.discard(key)
+                        continue
+                    except RuleError:
+                        pass
+                state = apply(state, Play(p.seat, card, declare))
+        except RuleError:
+            return None
+        if at != len(entries) or belotes:
+            return None
+        # The same public actions replayed make the same public view, except for what the
+        # hidden cards decide: which declarations score and show, and the stacks as laid out.
+        if (v.declarations or v.stacks is not None) and view(state, self.seat) != v:
+            return None
+        return state

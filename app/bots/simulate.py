@@ -11,6 +11,7 @@ from app.rules import Action, DealState, Phase, Play, apply, legal_actions, view
 
 from .announce import play_with_card
 from .bidding import choose_bid
+from .knowledge import partners
 from .play import choose_card
 
 
@@ -23,8 +24,16 @@ def policy_action(state: DealState) -> Action:
         return legal[0]
     if state.phase is Phase.BIDDING:
         return choose_bid(view(state, seat), legal)
-    hands = state.hands
+    ruleset = state.ruleset
+    hands = state.hands  # playable cards: the hand and Open Belot's face-up ones (OB-9)
     hand = hands[seat]
+    unplayed = 0
+    if state.layout is None:
+        for h in hands:
+            unplayed |= h
+    else:  # Open Belot's face-down cards, a Croatian pair: dealt, not playable yet
+        for s in range(ruleset.seats):
+            unplayed |= state.holding(s)
     legal_mask = 0
     for action in legal:
         assert isinstance(action, Play)
@@ -32,14 +41,15 @@ def policy_action(state: DealState) -> Action:
     bidder = state.bidder
     assert state.contract is not None and bidder is not None
     card = choose_card(
-        seat,
         hand,
         legal_mask,
         int(state.contract),
         state.trick,
         state.leader,
-        (hands[0] | hands[1] | hands[2] | hands[3]) & ~hand,
-        bidder % 2 == seat % 2,
+        unplayed & ~hand,
+        ruleset.seat_sides[bidder] == ruleset.seat_sides[seat],
+        partners(ruleset, bidder)[seat],
+        ruleset.seats,
     )
     if len(legal) == legal_mask.bit_count():
         for action in legal:
@@ -55,8 +65,11 @@ def play_out(state: DealState) -> DealState:
     return state
 
 
-def outcome(state: DealState, team: int) -> float:
-    """Match points the deal gives `team` minus those it gives the other team."""
+def outcome(state: DealState, side: int) -> float:
+    """Match points the deal gives `side` minus the average the other sides get: with two sides
+    the plain difference, with three (BG3-15..BG3-21) the margin over an average opponent."""
     result = state.result
     assert result is not None
-    return (result.mp[team] or 0) - (result.mp[1 - team] or 0)
+    mp = result.mp
+    others = [m or 0 for i, m in enumerate(mp) if i != side]
+    return (mp[side] or 0) - sum(others) / len(others)

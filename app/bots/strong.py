@@ -25,17 +25,27 @@ from app.rules import Action, Phase, Play, SeatView, apply
 from .announce import play_with_card
 from .base import legal_of
 from .basic import BasicBot
+from .cards import cards_in_play, ruleset_of
 from .sampler import Sampler
 from .simulate import outcome, play_out
 
-BUDGETS = {"bulgarian": 8000, "french": 11000}
+BUDGETS = {
+    "bulgarian": 8000,
+    "french": 11000,
+    "bulgarian3": 6000,
+    "bulgarian2": 7000,
+    "open_belot": 3500,
+}
 """Simulated actions per decision, per preset: under 200 ms at p95 on the reference machine
-(bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding)."""
+(bench/bots.py). A French action is cheaper to simulate (no declarations, short bidding); the
+small tables cost more per action (a sampled deal is replayed for fewer actions simulated, the
+bidding reads a view per call, Open Belot's stacks are looked at on every card), so they get
+fewer, scaled to take about the time of a `bulgarian` decision."""
 SAMPLE_COST = 30
 """Drawing and replaying one sampled deal costs about as much as simulating this many actions."""
-BIDDING_COST = 44
-"""A deal simulated from the bidding: its 32 cards plus the rest of the bidding, which costs more
-per call (each simulated bid reads a view)."""
+BIDDING_COST = 12
+"""A deal simulated from the bidding costs its cards in play plus about this much for the rest
+of the bidding, which costs more per call (each simulated bid reads a view)."""
 MIN_WORLDS = 8
 MAX_WORLDS = 250
 SWITCH_Z = 1.0
@@ -62,7 +72,7 @@ class StrongBot:
         if len(candidates) == 1:
             return candidates[0]
         assert seat_view.seat is not None
-        team = seat_view.seat % 2
+        side = ruleset_of(seat_view).team_of(seat_view.seat)
         sampler = Sampler(seat_view)
         values: list[list[float]] = [[] for _ in candidates]
         deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
@@ -73,16 +83,18 @@ class StrongBot:
             if world is None:
                 continue
             for k, action in enumerate(candidates):
-                values[k].append(outcome(play_out(apply(world, action)), team))
+                values[k].append(outcome(play_out(apply(world, action)), side))
         if not values[0]:
             return default
         return _pick(candidates, values, candidates.index(default))
 
     def _worlds(self, seat_view: SeatView, candidates: int) -> int:
         """How many deals to sample: the budget spread over candidates and remaining actions."""
-        remaining = sum(seat_view.hand_sizes)
+        in_play = cards_in_play(ruleset_of(seat_view))
         if seat_view.phase is Phase.BIDDING:
-            remaining = BIDDING_COST
+            remaining = in_play + BIDDING_COST
+        else:
+            remaining = in_play - len(seat_view.trick) - sum(len(t.cards) for t in seat_view.tricks)
         cost = candidates * remaining + SAMPLE_COST
         budget = self._budget or BUDGETS[seat_view.rules["preset"]]
         return max(MIN_WORLDS, min(MAX_WORLDS, budget // cost))

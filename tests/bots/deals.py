@@ -10,9 +10,43 @@ from app.rules import Action, DealState, Ruleset, SeatView, apply, full_deck, ne
 RULESETS = {
     "bulgarian": Ruleset.bulgarian(),
     "bulgarian-variants": Ruleset.bulgarian(dealer_must_bid=True, must_undertrump=False),
+    "bulgarian-regional": Ruleset.bulgarian(
+        sur_contra="x8", kirtik=True, dealer_must_bid=True, dealer_may_cancel=True
+    ),
+    "bulgarian-croatian": Ruleset.bulgarian(croatian_deal=True, declarations_in_two_tricks=True),
+    "bulgarian-croatian-late": Ruleset.bulgarian(croatian_deal=True, croatian_reveal="bidding_end"),
     "french": Ruleset.french(),
     "french-announces": Ruleset.french(announces=True, deal_packets="2-3"),
+    "bulgarian3": Ruleset.of("bulgarian3"),
+    "bulgarian3-house": Ruleset.of(
+        "bulgarian3",
+        defenders_partners=True,
+        bg3_goal="beat_both",
+        bg3_inside="each",
+        must_undertrump=False,
+        sur_contra="wins_match",
+        kirtik=True,
+    ),
+    "bulgarian3-croatian": Ruleset.of(
+        "bulgarian3", croatian_deal=True, declarations_in_two_tricks=True, dealer_must_bid=True
+    ),
+    "bulgarian2": Ruleset.of("bulgarian2"),
+    "bulgarian2-house": Ruleset.of(
+        "bulgarian2",
+        sur_contra="x8",
+        kirtik=True,
+        dealer_must_bid=True,
+        dealer_may_cancel=True,
+        declarations_in_two_tricks=True,
+        card_in_two_declarations=True,
+    ),
+    "open_belot": Ruleset.of("open_belot"),
+    "open_belot-house": Ruleset.of(
+        "open_belot", open_reveal="at_once", sur_contra="x8", dealer_must_bid=True
+    ),
+    "open_belot-two": Ruleset.of("open_belot", declarations_in_two_tricks=True),
 }
+"""Every preset with its defaults, and each house rule on in at least one combination."""
 
 Chooser = Callable[[SeatView], Action]
 
@@ -20,7 +54,7 @@ Chooser = Callable[[SeatView], Action]
 def fresh_deal(ruleset: Ruleset, rng: random.Random) -> DealState:
     deck = full_deck(ruleset)
     rng.shuffle(deck)
-    return new_deal(ruleset, rng.randrange(4), deck)
+    return new_deal(ruleset, rng.randrange(ruleset.seats), deck)
 
 
 def decisions(

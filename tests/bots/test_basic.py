@@ -44,13 +44,13 @@ def test_the_basic_bot_opens_with_its_best_contract_and_passes_a_poor_hand() -> 
 
 def test_the_declarer_side_draws_trumps_with_the_master_trump() -> None:
     hand = mask("JH 7H AS 8C")
-    card = choose_card(0, hand, hand, int(Contract.HEARTS), (), 0, ALL & ~hand, True)
+    card = choose_card(hand, hand, int(Contract.HEARTS), (), 0, ALL & ~hand, True, 2, 4)
     assert card == cards("JH")[0]
 
 
 def test_a_defender_leads_a_side_ace_rather_than_trumps() -> None:
     hand = mask("JH 7H AS 8C")
-    card = choose_card(1, hand, hand, int(Contract.HEARTS), (), 1, ALL & ~hand, False)
+    card = choose_card(hand, hand, int(Contract.HEARTS), (), 1, ALL & ~hand, False, 3, 4)
     assert card == cards("AS")[0]
 
 
@@ -58,7 +58,7 @@ def test_last_to_play_wins_as_cheaply_as_possible() -> None:
     trick = tuple(cards("KS 7S QS"))  # seat 1 led the king, seat 2 and 3 followed
     hand = mask("AS TS 7D")
     legal = mask("AS TS")
-    card = choose_card(0, hand, legal, int(Contract.HEARTS), trick, 1, ALL & ~hand, False)
+    card = choose_card(hand, legal, int(Contract.HEARTS), trick, 1, ALL & ~hand, False, 2, 4)
     assert card == cards("TS")[0]
 
 
@@ -68,7 +68,7 @@ def test_points_go_to_a_partner_who_holds_the_trick() -> None:
     hand = mask("TD 7D 8C")
     played = mask("AS 7S")
     card = choose_card(
-        0, hand, hand, int(Contract.NO_TRUMPS), trick, 2, ALL & ~hand & ~played, True
+        hand, hand, int(Contract.NO_TRUMPS), trick, 2, ALL & ~hand & ~played, True, 2, 4
     )
     assert card == cards("TD")[0]
 
@@ -76,7 +76,7 @@ def test_points_go_to_a_partner_who_holds_the_trick() -> None:
 def test_a_lost_trick_gets_the_least_valuable_card() -> None:
     trick = tuple(cards("AS"))
     hand = mask("KD 7C TD")
-    card = choose_card(0, hand, hand, int(Contract.NO_TRUMPS), trick, 3, ALL & ~hand, False)
+    card = choose_card(hand, hand, int(Contract.NO_TRUMPS), trick, 3, ALL & ~hand, False, 2, 4)
     assert card == cards("7C")[0]
 
 

@@ -1,4 +1,5 @@
-"""Every action a bot returns is legal, across many random deals of both presets.
+"""Every action a bot returns is legal, across many random deals of every preset and house rule
+(`deals.RULESETS`: BGN, BG3, BG2, OB, SUR, KIR, CAN, CRO, TWO).
 
 `decisions` applies each returned action with the engine, which raises on an illegal one; the
 membership check names the failing view more clearly.
@@ -11,7 +12,7 @@ import random
 import pytest
 
 from app.bots import StrongBot, make_bot
-from app.rules import Bid, Phase, Play, legal_actions
+from app.rules import Bid, Call, Phase, Play, legal_actions
 
 from .deals import RULESETS, decisions
 
@@ -21,11 +22,13 @@ from .deals import RULESETS, decisions
 def test_random_and_basic_bots_always_act_legally(preset: str, level: str) -> None:
     rng = random.Random(f"{preset}/{level}")
     bot = make_bot(level, rng)
-    count = 0
+    count = plays = 0
     for state, seat_view in decisions(RULESETS[preset], rng, 120, bot.choose):
-        assert bot.choose(seat_view) in legal_actions(state)
+        action = bot.choose(seat_view)
+        assert action in legal_actions(state)
         count += 1
-    assert count > 2000
+        plays += isinstance(action, Play)
+    assert count > 1000 and plays > 500
 
 
 @pytest.mark.parametrize("preset", sorted(RULESETS))
@@ -34,12 +37,14 @@ def test_the_strong_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
     rng = random.Random(7)
     bot = StrongBot(rng, budget=400)
     bids = plays = 0
-    for state, seat_view in decisions(RULESETS[preset], rng, 3, bot.choose):
+    for state, seat_view in decisions(RULESETS[preset], rng, 10, bot.choose):
         action = bot.choose(seat_view)
         assert action in legal_actions(state)
         bids += isinstance(action, Bid)
         plays += isinstance(action, Play) and state.phase is Phase.PLAYING
-    assert bids > 0 and plays > 0
+        if plays >= 30:
+            break
+    assert bids > 0 and plays >= 30
 
 
 def test_a_bot_answers_from_the_legal_list_it_is_given() -> None:
@@ -64,15 +69,24 @@ def test_a_strong_bot_out_of_time_still_answers_legally() -> None:
         assert bot.choose(seat_view) in legal_actions(state)
 
 
-def test_the_strong_bot_acts_legally_under_the_croatian_deal() -> None:
-    """CRO-1 (house rule `croatian_deal` of `bulgarian`): the sampler deals its worlds by the
-    ruleset's packets (3, 3, then the face-down pair), so they hold the bot's own hand."""
-    from app.rules import Ruleset
+@pytest.mark.parametrize("preset", ["open_belot", "open_belot-house"])
+def test_bots_play_face_up_table_cards_in_open_belot(preset: str) -> None:
+    """OB-9: the bots use their face-up stack cards, not only their hand."""
+    rng = random.Random(preset)
+    bot = make_bot("basic", rng)
+    from_table = 0
+    for _, seat_view in decisions(RULESETS[preset], rng, 20, bot.choose):
+        action = bot.choose(seat_view)
+        if isinstance(action, Play) and seat_view.hand is not None:
+            from_table += action.card not in seat_view.hand
+    assert from_table > 50
 
+
+def test_the_bots_say_sur_contra_where_the_house_rule_allows_it() -> None:
+    """SUR-2: offered on a re-contra'd contract, and taken by a bot at some point."""
     rng = random.Random(3)
-    bot = StrongBot(rng, budget=200)
-    count = 0
-    for state, seat_view in decisions(Ruleset.bulgarian(croatian_deal=True), rng, 2, bot.choose):
-        assert bot.choose(seat_view) in legal_actions(state)
-        count += 1
-    assert count > 0
+    bot = make_bot("random", rng)
+    said = 0
+    for _, seat_view in decisions(RULESETS["bulgarian-regional"], rng, 300, bot.choose):
+        said += any(isinstance(a, Bid) and a.call is Call.SURCONTRA for a in seat_view.legal)
+    assert said > 0

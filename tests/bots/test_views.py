@@ -36,9 +36,13 @@ def _cards_in(value: Any) -> set[int]:
 
 
 def _visible(state: DealState, seat_view: SeatView) -> set[int]:
-    """Cards the rules let this seat see: its hand, cards played, shown declarations, turned."""
+    """Cards the rules let this seat see: its hand, cards played, shown declarations, turned,
+    and the face-up table cards of Open Belot (OB-7); never a face-down one, a Croatian pair
+    before it is the seat's (CRO-3) or a card out of play (BG2-4)."""
     assert seat_view.hand is not None
     out = {int(c) for c in seat_view.hand}
+    if state.layout is not None and state.layout.stacks:
+        out |= {up for own in state.layout.stacks for up, _down in own if up >= 0}
     out |= {int(c) for t in state.tricks for c in t.cards} | {int(c) for c in state.trick}
     out |= {int(c) for d in seat_view.declarations if d.cards is not None for c in d.cards}
     if seat_view.turned is not None:
@@ -64,17 +68,21 @@ def test_the_view_type_has_no_field_for_other_hands_or_the_deck() -> None:
 
 
 @pytest.mark.parametrize("level", ["random", "basic", "strong"])
-@pytest.mark.parametrize("preset", ["bulgarian", "french"])
+@pytest.mark.parametrize(
+    "preset",
+    ["bulgarian", "french", "bulgarian3", "bulgarian2", "open_belot", "bulgarian-croatian"],
+)
 def test_a_bidding_decision_is_the_same_whatever_the_unseen_cards(preset: str, level: str) -> None:
-    """Re-deal every card the first bidder cannot see; its view and its choice stay the same."""
+    """Re-deal every card the first bidder cannot see (other hands, face-down table cards, its
+    own Croatian pair, the cards not dealt yet); its view and its choice stay the same."""
     ruleset = RULESETS[preset]
     rng = random.Random(2)
-    dealer = 3
+    dealer = ruleset.seats - 1
     for _ in range(3):
         deck = full_deck(ruleset)
         rng.shuffle(deck)
-        # C-9: seat 0 (dealer+1) gets cards 0-2 and 12-13; the turned card (French) is card 20.
-        mine = {0, 1, 2, 12, 13} | ({20} if ruleset.is_french else set())
+        seen = _cards_in(view(new_deal(ruleset, dealer, deck), 0))
+        mine = {i for i, card in enumerate(deck) if int(card) in seen}
         hidden = [i for i in range(len(deck)) if i not in mine]
         other = list(deck)
         shuffled = [deck[i] for i in hidden]
@@ -89,7 +97,9 @@ def test_a_bidding_decision_is_the_same_whatever_the_unseen_cards(preset: str, l
         assert a == b
 
 
-@pytest.mark.parametrize("preset", ["bulgarian", "french-announces"])
+@pytest.mark.parametrize(
+    "preset", ["bulgarian", "french-announces", "bulgarian3", "bulgarian2-house", "open_belot"]
+)
 def test_a_play_decision_is_the_same_in_any_deal_consistent_with_the_view(preset: str) -> None:
     """Mid-deal, the sampler draws other deals that look the same from the seat; the strong
     bot and the sampler itself make the same choice in the true deal and in those."""
