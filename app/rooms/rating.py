@@ -1,6 +1,6 @@
 """Ratings: what a finished match does to its players' OpenSkill ratings (Plackett-Luce).
 
-The sides are read from the match's rules (``Ruleset.teams``: two teams of two in Bulgarian
+The sides are read from the match's rules (``Ruleset.sides``: two teams of two in Bulgarian
 and French Belote, one player per side in the games for three or two), so the same code rates
 a 2 v 2 match and a free-for-all. The places come from the scoresheet: the winner first, the
 others by their final score (equal scores share a place). Which matches are rated at all is
@@ -41,13 +41,13 @@ class MatchSeatInfo:
 
 
 def rated_sides(rules: Mapping[str, Any], seats: Sequence[MatchSeatInfo]) -> list[list[str]] | None:
-    """The player ids of each side, in the order of ``Ruleset.teams``; None when the match
+    """The player ids of each side, in the order of ``Ruleset.sides``; None when the match
     cannot be rated: a seat held by a bot (chosen at the start or filled in because it was
     empty), a seat without a person, or one person in two seats."""
     ruleset = Ruleset.from_dict(dict(rules))
     by_seat = {s.seat: s for s in seats}
     sides: list[list[str]] = []
-    for team in ruleset.teams:
+    for team in ruleset.sides:
         side = []
         for seat in team:
             info = by_seat.get(seat)
