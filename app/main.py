@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, matches, players, rooms
@@ -22,9 +22,11 @@ from app.api.metrics import metrics_router
 from app.api.services import Services
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
-from app.db.lease import make_lease
+from app.db.lease import Lease, make_lease
+from app.db.ownership import RoomLeases
 from app.db.players import Players
 from app.db.store import SqlStore
+from app.rooms.errors import RoomElsewhere
 from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
@@ -39,10 +41,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = make_engine(settings.database_url, settings.sqlite_busy_seconds)
     sessions = make_sessionmaker(engine)
+    leases = None
+    if settings.node_id:
+        if engine.url.get_backend_name() != "postgresql":
+            raise ValueError("BELOTE_NODE_ID (a cluster of nodes) needs a PostgreSQL database")
+        leases = RoomLeases(
+            engine, settings.node_id, settings.node_lease_seconds, settings.room_idle_seconds
+        )
     store = SqlStore(
         engine,
         chat_history=settings.chat_history,
         sqlite_busy_seconds=settings.sqlite_busy_seconds,
+        fence=leases,
     )
     bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
     manager = RoomManager(
@@ -58,24 +68,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,
+        ownership=leases,
     )
     player_repo = Players(sessions)
 
-    lease = make_lease(engine)
+    # A single server keeps others off its database; a cluster's nodes share it by room.
+    lease: Lease | None = make_lease(engine) if leases is None else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await lease.acquire(settings.lease_wait_seconds)
+        if lease is not None:
+            await lease.acquire(settings.lease_wait_seconds)
         try:
             store.start()
+            if leases is not None:
+                await leases.start()
             await manager.restore_all()
             manager.start_sweeping()
+            manager.keep_leases(settings.node_renew_seconds)
             yield
         finally:
             await manager.close()
             await bots.close()
             await store.close()
-            await lease.release()
+            if lease is not None:
+                await lease.release()
             await engine.dispose()
 
     app = FastAPI(
@@ -92,6 +109,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         PerAddressLimiter(settings.create_per_second, settings.create_burst),
     )
     errors.install(app)
+
+    @app.exception_handler(RoomElsewhere)
+    async def elsewhere(request: Request, error: Exception) -> RedirectResponse:
+        """A REST call for a room another node serves: the same call again, with ``node=`` for
+        the proxy to route on (307 keeps the method and the body)."""
+        assert isinstance(error, RoomElsewhere)
+        url = request.url.include_query_params(node=error.node)
+        return RedirectResponse(str(url), status_code=307)
+
     wire_stats = WireStats()
     app.add_middleware(ClientSecurityHeaders)
     app.include_router(players.router)
