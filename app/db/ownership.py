@@ -188,9 +188,8 @@ class RoomLeases:
     ) -> set[str]:
         """Lock the lease rows of ``codes`` and return those this node may not write; insert
         the rows of the rooms ``created`` in this transaction (they are this node's)."""
-        for code in created:
+        for code in created:  # held once stored (``settled``): a renewal would miss the row
             connection.execute(_CREATE, {"code": code, "node": self._node, "ttl": self._ttl})
-            self._held[code] = 1
         if not codes:
             return set()
         rows = connection.execute(_LOCK, {"node": self._node, "codes": list(codes)}).all()
@@ -199,9 +198,12 @@ class RoomLeases:
             code for code in codes if code not in self._held or locked.get(code) != self._held[code]
         }
 
-    def refused(self, codes: Sequence[str]) -> None:
-        """The store refused these rooms' writes: the rooms are another node's now."""
-        for code in codes:
+    def settled(self, created: Sequence[str], refused: Sequence[str]) -> None:
+        """After a group commit: the rooms ``created`` are this node's at epoch 1, and the
+        rooms ``refused`` another node's (their rooms are dropped)."""
+        for code in created:
+            self._held[code] = 1
+        for code in refused:
             self._held.pop(code, None)
             log.warning("room %s: lease lost to another node; its write was refused", code)
             for callback in self._lost_callbacks:

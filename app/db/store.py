@@ -114,8 +114,9 @@ class Fence(Protocol):
         node may not write; record this node as the owner of the rooms ``created``."""
         ...
 
-    def refused(self, codes: Sequence[str]) -> None:
-        """After the transaction: these rooms' batches were refused."""
+    def settled(self, created: Sequence[str], refused: Sequence[str]) -> None:
+        """After the transaction was stored: the rooms ``created`` are this node's, the
+        batches of the rooms ``refused`` were not written."""
         ...
 
 
@@ -257,21 +258,22 @@ class SqlStore:
             written = [b for b in batches if b.code not in attempt.refused]
             if attempt.written and await self._stored_after_all(written):
                 log.warning("a commit failed (%s) but was stored", type(error).__name__)
-                self._refuse(batches, attempt.refused)
+                self._settle(batches, attempt.refused)
                 return None
             return error
-        self._refuse(batches, attempt.refused)
+        self._settle(batches, attempt.refused)
         return None
 
-    def _refuse(self, batches: Sequence[_Batch], refused: set[str]) -> None:
-        """Fail the batches the fence kept out: their rooms belong to another node now."""
-        if not refused or self._fence is None:
+    def _settle(self, batches: Sequence[_Batch], refused: set[str]) -> None:
+        """Tell the fence what was stored; fail the batches it kept out (their rooms belong to
+        another node now)."""
+        if self._fence is None:
             return
         for batch in batches:
             if batch.code in refused and not batch.done.done():
                 self.stats.fenced_batches += 1
                 batch.done.set_exception(LeaseLost(f"room {batch.code} is another node's"))
-        self._fence.refused(sorted(refused))
+        self._fence.settled([b.code for b in batches if _creates(b)], sorted(refused))
 
     async def _stored_after_all(self, batches: Sequence[_Batch]) -> bool:
         """Whether a group whose commit failed was stored after all (its rooms' versions are).

@@ -1,8 +1,13 @@
 // One room's WebSocket: hello with the seat token and the last version seen, gapless versions,
 // commands answered by ack/error (matched by id), and reconnection by itself with backoff.
+// In a cluster, a node that does not serve the room closes with 4307 and the owner's id: the
+// client reconnects at once with ?node=<id>, which the proxy routes to that node
+// (docs/protocol.md, routing); any other drop reconnects through the proxy to any node.
 import { newEntropy } from "./shuffle.js";
 
 const CLOSE_UNKNOWN_ROOM = 4404;
+const CLOSE_ELSEWHERE = 4307;
+const MAX_HOPS = 3; // redirects in a row followed at once; then the usual backoff
 
 export class RoomConnection {
   constructor(code, token, handlers) {
@@ -18,12 +23,15 @@ export class RoomConnection {
     this.attempt = 0;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.node = null; // the node the last 4307 named
+    this.hops = 0;
     this.open();
   }
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}`);
+    const query = this.node ? `?node=${encodeURIComponent(this.node)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`);
     this.ws = ws;
     this.h.status(this.attempt ? "reconnecting" : "connecting");
     ws.addEventListener("open", () => {
@@ -34,6 +42,7 @@ export class RoomConnection {
         () => {
           const wasRetry = this.attempt > 0;
           this.attempt = 0;
+          this.hops = 0;
           this.h.status(wasRetry ? "reconnected" : "open");
         },
         (error) => {
@@ -60,6 +69,15 @@ export class RoomConnection {
       this.h.status("gone");
       return;
     }
+    if (event.code === CLOSE_ELSEWHERE && event.reason && this.hops < MAX_HOPS) {
+      this.hops += 1;
+      this.node = event.reason;
+      this.h.status("reconnecting");
+      this.retryTimer = setTimeout(() => this.open(), 0);
+      return;
+    }
+    this.hops = 0;
+    this.node = event.code === CLOSE_ELSEWHERE ? event.reason : null; // gone or moved: any node
     this.attempt += 1;
     this.h.status("reconnecting");
     const delay = Math.min(5000, 300 * 2 ** Math.min(this.attempt - 1, 5));
