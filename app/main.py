@@ -15,11 +15,14 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
 
 from app.api import errors, matches, players, rooms
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
+from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
+from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.lease import Lease, make_lease
@@ -31,7 +34,6 @@ from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
 from app.settings import Settings
-from app.transport.ratelimit import PerAddressLimiter
 from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -74,6 +76,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
     lease: Lease | None = make_lease(engine) if leases is None else None
+    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
+    lobby: Lobby = LocalLobby(manager)
+    shared_lobby = None
+    if redis is not None:
+        creations = RedisLimiter(
+            redis,
+            settings.redis_prefix + "create:",
+            settings.create_per_second,
+            settings.create_burst,
+        )
+        if settings.node_id:
+            lobby = shared_lobby = RedisLobby(
+                redis, settings.redis_prefix, settings.node_id, manager
+            )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -86,13 +103,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await manager.restore_all()
             manager.start_sweeping()
             manager.keep_leases(settings.node_renew_seconds)
+            if shared_lobby is not None:
+                shared_lobby.start()
             yield
         finally:
+            if shared_lobby is not None:
+                await shared_lobby.close()
             await manager.close()
             await bots.close()
             await store.close()
             if lease is not None:
                 await lease.release()
+            if redis is not None:
+                await redis.aclose()
             await engine.dispose()
 
     app = FastAPI(
@@ -106,7 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         player_repo,
         manager,
         History(sessions),
-        PerAddressLimiter(settings.create_per_second, settings.create_burst),
+        creations,
+        lobby,
     )
     errors.install(app)
 

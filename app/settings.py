@@ -127,6 +127,14 @@ class Settings(BaseSettings):
         "(each room is leased to one node: app/db/ownership.py); also its server name in the "
         "proxy, which routes ?node=<id> to it. Empty: the only server of its database.",
     )
+    redis_url: str = Field(
+        default="",
+        description="redis://host:port/db shared by the nodes of a cluster: creation limits "
+        "per address and the lobby's list over all nodes (app/cluster). Empty: per node.",
+    )
+    redis_prefix: str = Field(
+        default="belote:", description="Prefix of every Redis key (several sites on one Redis)."
+    )
     node_lease_seconds: float = Field(
         default=5.0,
         gt=0,

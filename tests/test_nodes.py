@@ -14,6 +14,8 @@ import contextlib
 import itertools
 import json
 import os
+import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -45,6 +47,19 @@ LEASE_SECONDS = 5.0  # the settings' defaults: what production runs
 RENEW_SECONDS = 1.0
 TAKEOVER_BOUND = 10.0  # lease + one renewal + restoring, with room to spare (docs/architecture.md)
 CLOSE_ELSEWHERE = 4307
+TARGET = 61
+
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except (redis.RedisError, OSError):
+        return False
 
 
 @pytest.fixture
@@ -53,6 +68,8 @@ def postgres_url(database_url: str) -> str:
         pytest.skip("SKIPPED: the multi-node tests need PostgreSQL (set TEST_DATABASE_URL)")
     if HAPROXY is None:
         pytest.skip("SKIPPED: the multi-node tests need haproxy (apt-get install haproxy)")
+    if not redis_answers(REDIS_URL):
+        pytest.skip(f"SKIPPED: the multi-node tests need Redis at {REDIS_URL} (TEST_REDIS_URL)")
     return database_url
 
 
@@ -91,12 +108,14 @@ class Cluster:
         await asyncio.wait_for(wait(), timeout)
 
 
-def node_process(database_url: str, node: str, port: int) -> subprocess.Popen[bytes]:
+def node_process(database_url: str, node: str, port: int, prefix: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "BELOTE_PORT": str(port),
         "BELOTE_NODE_ID": node,
+        "BELOTE_REDIS_URL": REDIS_URL,
+        "BELOTE_REDIS_PREFIX": prefix,
         "BELOTE_NODE_LEASE_SECONDS": str(LEASE_SECONDS),
         "BELOTE_NODE_RENEW_SECONDS": str(RENEW_SECONDS),
         "BELOTE_BOT_DELAY_SECONDS": "0.02",
@@ -109,9 +128,23 @@ def node_process(database_url: str, node: str, port: int) -> subprocess.Popen[by
     return subprocess.Popen([sys.executable, "-m", "app"], env=env, cwd=ROOT)
 
 
+async def all_up(url: str) -> None:
+    """Until the proxy sends requests to every node (its health checks found them up)."""
+    seen: set[str] = set()
+    while seen != set(NODES):
+        async with httpx.AsyncClient(base_url=url) as http:  # a new connection each time
+            found = re.search(
+                r'^belote_node\{node="(\w+)"\}', (await http.get("/metrics")).text, re.M
+            )
+        if found is not None:
+            seen.add(found.group(1))
+        await asyncio.sleep(0.05)
+
+
 @contextlib.asynccontextmanager
 async def cluster(database_url: str) -> AsyncIterator[Cluster]:
     ports = {node: free_port() for node in NODES}
+    prefix = f"test-nodes-{secrets.token_hex(4)}:"  # this cluster's keys only
     proxy_port = free_port()
     processes: dict[str, subprocess.Popen[bytes]] = {}
     env = {
@@ -123,11 +156,12 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
     proxy = subprocess.Popen([HAPROXY, "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env)
     try:
         for node, port in ports.items():
-            processes[node] = node_process(database_url, node, port)
+            processes[node] = node_process(database_url, node, port, prefix)
         for node, port in ports.items():
             await asyncio.wait_for(wait_healthy(f"http://127.0.0.1:{port}", processes[node]), 30)
         url = f"http://127.0.0.1:{proxy_port}"
         await asyncio.wait_for(wait_healthy(url, proxy), 30)
+        await asyncio.wait_for(all_up(url), 30)
         yield Cluster(url, database_url, ports, processes)
     finally:
         for process in [*processes.values(), proxy]:
@@ -264,7 +298,10 @@ async def open_rooms(
     for i in range(bot_rooms + people):
         person = i >= bot_rooms
         guest = await new_guest(http, f"Person {i}") if person else host
-        body = {"bots": [1, 2, 3], "seat": 0} if person else {"bots": [0, 1, 2, 3], "seat": None}
+        # A short match (a few deals): long enough to be killed mid-deal, short to finish.
+        body: dict[str, Any] = {"bots": [1, 2, 3], "seat": 0, "public": True, "target": TARGET}
+        if not person:
+            body = {**body, "bots": [0, 1, 2, 3], "seat": None}
         created = await http.post("/api/rooms", json=body, headers=guest.auth)
         assert created.status_code == 201, created.text
         code = created.json()["room"]["code"]
@@ -296,6 +333,32 @@ async def check_records(http: httpx.AsyncClient, players: list[Client], watchers
         assert len(player.acked) <= len(mine) <= len(player.acked) + player.unanswered
 
 
+async def all_finish(
+    http: httpx.AsyncClient, clients: list[Client], tasks: list[asyncio.Task[None]]
+) -> None:
+    """Every client's match ends; if not in time, say where each stuck one stands."""
+    done, stuck = await asyncio.wait(tasks, timeout=60)
+    for task in done:
+        task.result()
+    if stuck:
+        report = []
+        for client, task in zip(clients, tasks, strict=True):
+            if task in stuck:
+                room = (await http.get(f"/api/rooms/{client.code}")).json()
+                report.append(
+                    (
+                        client.code,
+                        client.seat,
+                        client.version,
+                        client.connections,
+                        client.redirects,
+                        room.get("v"),
+                        room.get("room", {}).get("status"),
+                    )
+                )
+        pytest.fail(f"matches did not finish: {report}")
+
+
 async def until(condition: Any, timeout: float) -> None:
     async def wait() -> None:
         while not condition():
@@ -313,6 +376,12 @@ async def test_rooms_of_a_killed_node_are_taken_over_and_finish(postgres_url: st
         codes = [w.code for w in watchers]
         owners = await nodes.owners(codes)
         assert set(owners.values()) == set(NODES)  # round robin spread the rooms
+
+        async def listed() -> None:  # the lobby lists every node's rooms, whichever answers
+            while {r["code"] for r in (await http.get("/api/rooms")).json()["rooms"]} != set(codes):
+                await asyncio.sleep(0.1)
+
+        await asyncio.wait_for(listed(), 10)
         tasks = [asyncio.create_task(c.run()) for c in [*players, *watchers]]
         try:
             await until(lambda: all((w.version or 0) >= 20 for w in watchers), 30)
@@ -338,7 +407,7 @@ async def test_rooms_of_a_killed_node_are_taken_over_and_finish(postgres_url: st
                 )
             )
             assert takeover <= TAKEOVER_BOUND
-            await asyncio.wait_for(asyncio.gather(*tasks), 60)
+            await all_finish(http, [*players, *watchers], tasks)
         finally:
             for task in tasks:
                 task.cancel()
@@ -370,7 +439,8 @@ async def test_a_frozen_node_s_late_act_is_refused_and_its_clients_move(postgres
             await nodes.until_none_owned_by(victim, lost, TAKEOVER_BOUND)
             takeover = time.monotonic() - frozen_at
             nodes.processes[victim].send_signal(signal.SIGCONT)
-            await asyncio.wait_for(asyncio.gather(*tasks), 60)
+            await all_finish(http, [*players, *watchers], tasks)
+
         finally:
             for task in tasks:
                 task.cancel()

@@ -8,13 +8,14 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.cluster.limits import Limiter
+from app.cluster.lobby import Lobby
 from app.db.history import History
 from app.db.players import Players
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.settings import Settings
-from app.transport.ratelimit import PerAddressLimiter
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,8 @@ class Services:
     players: Players
     rooms: RoomManager
     history: History
-    creations: PerAddressLimiter
+    creations: Limiter
+    lobby: Lobby
 
 
 def get_services(request: Request) -> Services:
@@ -75,9 +77,9 @@ PlayerDep = Annotated[Player, Depends(current_player)]
 
 
 async def creation_allowed(request: Request, services: ServicesDep) -> None:
-    """Refuse a new guest or room beyond the address's allowance (``PerAddressLimiter``)."""
+    """Refuse a new guest or room beyond the address's allowance (app/cluster/limits.py)."""
     address = request.client.host if request.client is not None else "?"
-    if not services.creations.allow(address):
+    if not await services.creations.allow(address):
         raise RoomError(
             "rate_limited", "Too many new players or rooms from your address; try again shortly."
         )
