@@ -119,9 +119,6 @@ class RoomLeases:
     def node_id(self) -> str:
         return self._node
 
-    def holds(self, code: str) -> bool:
-        return code in self._held
-
     async def start(self) -> None:
         """Free the rows a previous process of this name left, and give an expired row to every
         active room that has none, so that the cluster's take-over brings them back."""
