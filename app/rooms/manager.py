@@ -276,14 +276,23 @@ class RoomManager:
             self._leaser = asyncio.create_task(self._lease_loop(renew_seconds), name="leases")
 
     async def _lease_loop(self, renew_seconds: float) -> None:
+        failures = 0  # in a row: the database is down or out of reach; one traceback per streak
         while True:
             await asyncio.sleep(renew_seconds)
             try:
                 for code in await self._ownership.renew():
                     await self.drop(code)
                 await self._take_over()
-            except Exception:
-                log.exception("renewing or taking over room leases failed")
+            except Exception as error:
+                failures += 1
+                if failures == 1:
+                    log.exception("renewing or taking over room leases failed")
+                else:
+                    log.warning("renewing leases failed again (%d in a row): %r", failures, error)
+            else:
+                if failures:
+                    log.info("renewing leases works again after %d failures", failures)
+                failures = 0
 
     async def _take_over(self) -> list[str]:
         codes = await self._ownership.take_over()
