@@ -64,14 +64,13 @@ def redis_answers(url: str) -> bool:
 
 
 @pytest.fixture
-def postgres_url(database_url: str) -> str:
-    if not database_url.startswith("postgresql"):
-        pytest.skip("SKIPPED: the multi-node tests need PostgreSQL (set TEST_DATABASE_URL)")
+def cluster_url(postgres_url: str) -> str:
+    """The PostgreSQL database of a cluster, once haproxy and Redis are known to be there."""
     if HAPROXY is None:
         pytest.skip("SKIPPED: the multi-node tests need haproxy (apt-get install haproxy)")
     if not redis_answers(REDIS_URL):
         pytest.skip(f"SKIPPED: the multi-node tests need Redis at {REDIS_URL} (TEST_REDIS_URL)")
-    return database_url
+    return postgres_url
 
 
 @dataclass
@@ -373,9 +372,9 @@ async def until(condition: Any, timeout: float) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
-async def test_rooms_of_a_killed_node_are_taken_over_and_finish(postgres_url: str) -> None:
+async def test_rooms_of_a_killed_node_are_taken_over_and_finish(cluster_url: str) -> None:
     async with (
-        cluster(postgres_url) as nodes,
+        cluster(cluster_url) as nodes,
         httpx.AsyncClient(base_url=nodes.url, follow_redirects=True, timeout=20) as http,
     ):
         players, watchers = await open_rooms(http, nodes, bot_rooms=9, people=3)
@@ -436,13 +435,13 @@ async def test_rooms_of_a_killed_node_are_taken_over_and_finish(postgres_url: st
         await check_records(http, players, watchers)
 
 
-async def test_a_frozen_node_s_late_act_is_refused_and_its_clients_move(postgres_url: str) -> None:
+async def test_a_frozen_node_s_late_act_is_refused_and_its_clients_move(cluster_url: str) -> None:
     """SIGSTOP the owner of a person's room while the person is to act, and let the person act
     into the frozen node; once the room is taken over elsewhere, SIGCONT: the late act is refused
     (the node lost the room: the database fences its write, or the room is already dropped),
     and the node's clients reconnect to the new owner and finish their matches."""
     async with (
-        cluster(postgres_url) as nodes,
+        cluster(cluster_url) as nodes,
         httpx.AsyncClient(base_url=nodes.url, follow_redirects=True, timeout=20) as http,
     ):
         players, watchers = await open_rooms(http, nodes, bot_rooms=2, people=1)

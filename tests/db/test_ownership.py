@@ -33,13 +33,6 @@ class Node:
     manager: RoomManager
 
 
-@pytest.fixture
-def postgres_url(database_url: str) -> str:
-    if not database_url.startswith("postgresql"):
-        pytest.skip("room leases are for a cluster on PostgreSQL (set TEST_DATABASE_URL)")
-    return database_url
-
-
 @asynccontextmanager
 async def node(url: str, node_id: str) -> AsyncIterator[Node]:
     engine = make_engine(url)
