@@ -190,3 +190,21 @@ async def test_a_stopping_node_hands_its_rooms_over_and_an_idle_room_lets_go(
         assert taken is not None
         assert await b.manager.evict_idle(now=taken.last_active + 10_000) == [code]
         assert await lease_of(postgres_url, code) is None  # the next node to open it claims it
+
+
+async def test_a_room_being_created_is_not_lost_to_a_renewal_meanwhile(postgres_url: str) -> None:
+    """The lease row of a new room is inserted in the room's first transaction; a renewal that
+    runs before that transaction commits does not see the row, and must not count the room as
+    lost (it was: the room just created was dropped at once)."""
+    engine = make_engine(postgres_url)
+    leases = RoomLeases(engine, "a", ttl_seconds=60, idle_seconds=600)
+    try:
+        async with engine.begin() as connection:
+            refused = await connection.run_sync(lambda c: leases.fence(c, [], ["newroom"]))
+            assert refused == set()
+            assert await leases.renew() == []  # the row is not committed yet
+        leases.settled(["newroom"], [])
+        assert await leases.renew() == []
+        assert await lease_of(postgres_url, "newroom") == ("a", 1)
+    finally:
+        await engine.dispose()
