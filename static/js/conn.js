@@ -72,8 +72,7 @@ export class RoomConnection {
     if (event.code === CLOSE_ELSEWHERE && event.reason && this.hops < MAX_HOPS) {
       this.hops += 1;
       this.node = event.reason;
-      this.h.status("reconnecting");
-      this.retryTimer = setTimeout(() => this.open(), 0);
+      this.retryTimer = setTimeout(() => this.open(), 0); // open() shows (re)connecting
       return;
     }
     this.hops = 0;
