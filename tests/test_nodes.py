@@ -158,10 +158,10 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
         for node, port in ports.items():
             processes[node] = node_process(database_url, node, port, prefix)
         for node, port in ports.items():
-            await asyncio.wait_for(wait_healthy(f"http://127.0.0.1:{port}", processes[node]), 30)
+            await asyncio.wait_for(wait_healthy(f"http://127.0.0.1:{port}", processes[node]), 90)
         url = f"http://127.0.0.1:{proxy_port}"
         await asyncio.wait_for(wait_healthy(url, proxy), 30)
-        await asyncio.wait_for(all_up(url), 30)
+        await asyncio.wait_for(all_up(url), 90)
         yield Cluster(url, database_url, ports, processes)
     finally:
         for process in [*processes.values(), proxy]:

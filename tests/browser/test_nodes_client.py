@@ -45,7 +45,7 @@ class ThreadedCluster:
     def __exit__(self, *exc: object) -> None:
         self.call(self._context.__aexit__(None, None, None))
 
-    def call(self, coroutine: Coroutine[Any, Any, T], timeout: float = 60) -> T:
+    def call(self, coroutine: Coroutine[Any, Any, T], timeout: float = 240) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
 
