@@ -12,28 +12,32 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
 
 from app.api import accounts, errors, matches, my_rooms, players, quickplay, ratings, rooms
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
+from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
+from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
-from app.db.lease import make_lease
+from app.db.lease import Lease, make_lease
+from app.db.ownership import RoomLeases
 from app.db.players import Players
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
 from app.db.store import SqlStore
+from app.rooms.errors import RoomElsewhere
 from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
 from app.settings import Settings
-from app.transport.ratelimit import PerAddressLimiter
 from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -43,10 +47,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     engine = make_engine(settings.database_url, settings.sqlite_busy_seconds)
     sessions = make_sessionmaker(engine)
+    leases = None
+    if settings.node_id:
+        if engine.url.get_backend_name() != "postgresql":
+            raise ValueError("BELOTE_NODE_ID (a cluster of nodes) needs a PostgreSQL database")
+        leases = RoomLeases(
+            engine, settings.node_id, settings.node_lease_seconds, settings.room_idle_seconds
+        )
     store = SqlStore(
         engine,
         chat_history=settings.chat_history,
         sqlite_busy_seconds=settings.sqlite_busy_seconds,
+        fence=leases,
     )
     bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
     ratings_repo = Ratings(sessions)
@@ -64,26 +76,54 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,
         on_match_end=ratings_repo.schedule,
+        ownership=leases,
     )
     player_repo = Players(sessions)
 
-    lease = make_lease(engine)
+    # A single server keeps others off its database; a cluster's nodes share it by room.
+    lease: Lease | None = make_lease(engine) if leases is None else None
+    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
+    lobby: Lobby = LocalLobby(manager)
+    shared_lobby = None
+    if redis is not None:
+        creations = RedisLimiter(
+            redis,
+            settings.redis_prefix + "create:",
+            settings.create_per_second,
+            settings.create_burst,
+        )
+        if settings.node_id:
+            lobby = shared_lobby = RedisLobby(
+                redis, settings.redis_prefix, settings.node_id, manager
+            )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await lease.acquire(settings.lease_wait_seconds)
+        if lease is not None:
+            await lease.acquire(settings.lease_wait_seconds)
         try:
             store.start()
+            if leases is not None:
+                await leases.start()
             await manager.restore_all()
             await ratings_repo.catch_up()
             manager.start_sweeping()
+            manager.keep_leases(settings.node_renew_seconds)
+            if shared_lobby is not None:
+                shared_lobby.start()
             yield
         finally:
+            if shared_lobby is not None:
+                await shared_lobby.close()
             await manager.close()
             await ratings_repo.settled()
             await bots.close()
             await store.close()
-            await lease.release()
+            if lease is not None:
+                await lease.release()
+            if redis is not None:
+                await redis.aclose()
             await engine.dispose()
 
     app = FastAPI(
@@ -97,7 +137,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         player_repo,
         manager,
         History(sessions),
-        PerAddressLimiter(settings.create_per_second, settings.create_burst),
+        creations,
+        lobby,
         Accounts(
             sessions,
             LoginLimits(
@@ -116,6 +157,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
     )
     errors.install(app)
+
+    @app.exception_handler(RoomElsewhere)
+    async def elsewhere(request: Request, error: Exception) -> RedirectResponse:
+        """A REST call for a room another node serves: the same call again, with ``node=`` for
+        the proxy to route on (307 keeps the method and the body)."""
+        assert isinstance(error, RoomElsewhere)
+        url = request.url.include_query_params(node=error.node)
+        return RedirectResponse(str(url), status_code=307)
+
     wire_stats = WireStats()
     app.add_middleware(ClientSecurityHeaders)
     app.include_router(my_rooms.router)

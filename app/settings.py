@@ -124,6 +124,34 @@ class Settings(BaseSettings):
         description="How long a starting server waits for another one on the same database to "
         "stop before it gives up (app/db/lease.py).",
     )
+    node_id: str = Field(
+        default="",
+        pattern=r"^[A-Za-z0-9_-]{0,64}$",
+        description="This server's name in a cluster of nodes sharing one PostgreSQL database "
+        "(each room is leased to one node: app/db/ownership.py); also its server name in the "
+        "proxy, which routes ?node=<id> to it. Empty: the only server of its database.",
+    )
+    redis_url: str = Field(
+        default="",
+        description="redis://host:port/db shared by the nodes of a cluster: creation limits "
+        "per address and the lobby's list over all nodes (app/cluster). Empty: per node.",
+    )
+    redis_prefix: str = Field(
+        default="belote:", description="Prefix of every Redis key (several sites on one Redis)."
+    )
+    node_lease_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a node's room leases last unless renewed: a node that stops "
+        "(killed, frozen, cut off) loses its rooms to the others this long after its last "
+        "renewal, plus one renewal period.",
+    )
+    node_renew_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        description="How often a node renews its leases and takes over rooms whose owner "
+        "stopped renewing; well below node_lease_seconds.",
+    )
     room_idle_seconds: float = Field(
         default=600.0,
         gt=0,

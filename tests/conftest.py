@@ -66,6 +66,18 @@ def database_url(migrated_url: str) -> Iterator[str]:
 
 
 @pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """The PostgreSQL test database alone, migrated and emptied after the test, for what only
+    PostgreSQL does (a cluster of nodes); without TEST_DATABASE_URL the test is skipped."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url or not url.startswith("postgresql"):
+        pytest.skip("SKIPPED: needs PostgreSQL: set TEST_DATABASE_URL=postgresql+asyncpg://...")
+    asyncio.run(_migrate(url))
+    yield url
+    asyncio.run(_wipe(url))
+
+
+@pytest.fixture
 def settings(database_url: str) -> Settings:
     """Settings for fast tests: bots move at once, no turn timer unless a test asks."""
     return Settings(

@@ -64,6 +64,16 @@ class _ServerCollector(Collector):
             value=store.failed_batches,
         )
         yield CounterMetricFamily(
+            "belote_store_fenced_batches",
+            "Room batches refused because another node holds the room's lease.",
+            value=store.fenced_batches,
+        )
+        node = GaugeMetricFamily(
+            "belote_node", 'This server\'s node id in a cluster ("" alone).', labels=["node"]
+        )
+        node.add_metric([self._rooms.node_id], 1)
+        yield node
+        yield CounterMetricFamily(
             "belote_store_commit_seconds",
             "Time spent committing groups.",
             value=store.commit_seconds,

@@ -141,10 +141,10 @@ async def public_rooms(
 ) -> RoomsPage:
     """Public rooms waiting for players (first) or being played, the newest first in each;
     refreshed at most once a second."""
-    rooms = services.rooms.public_rooms(offset, limit)
+    rooms, total = await services.lobby.page(offset, limit)
     return RoomsPage(
-        rooms=[room.summary() for room in rooms],
-        total=services.rooms.public_count(),
+        rooms=rooms,
+        total=total,
         offset=offset,
         limit=limit,
     )

@@ -8,6 +8,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.cluster.limits import Limiter
+from app.cluster.lobby import Lobby
 from app.db.accounts import Accounts
 from app.db.history import History
 from app.db.players import Players
@@ -17,7 +19,6 @@ from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker
 from app.rooms.ports import Player
 from app.settings import Settings
-from app.transport.ratelimit import PerAddressLimiter
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +27,8 @@ class Services:
     players: Players
     rooms: RoomManager
     history: History
-    creations: PerAddressLimiter
+    creations: Limiter
+    lobby: Lobby
     accounts: Accounts
     ratings: Ratings
     quickplay: Matchmaker
@@ -93,9 +95,9 @@ TokenDep = Annotated[str, Depends(bearer_token)]
 
 
 async def creation_allowed(request: Request, services: ServicesDep) -> None:
-    """Refuse a new guest or room beyond the address's allowance (``PerAddressLimiter``)."""
+    """Refuse a new guest or room beyond the address's allowance (app/cluster/limits.py)."""
     address = request.client.host if request.client is not None else "?"
-    if not services.creations.allow(address):
+    if not await services.creations.allow(address):
         raise RoomError(
             "rate_limited", "Too many new players or rooms from your address; try again shortly."
         )

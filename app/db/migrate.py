@@ -11,10 +11,12 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 ROOT = Path(__file__).resolve().parents[2]
+MIGRATE_KEY = 0x62656C6F74656D  # "belotem": one migration at a time on a shared database
 
 
 def alembic_config(url: str) -> Config:
@@ -28,6 +30,8 @@ async def upgrade(engine: AsyncEngine) -> None:
     """Bring the database behind ``engine`` to the latest revision."""
 
     def run(connection: Connection) -> None:
+        if connection.dialect.name == "postgresql":  # nodes of a cluster start together
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_KEY})
         config = alembic_config(engine.url.render_as_string(hide_password=False))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

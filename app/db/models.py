@@ -260,3 +260,17 @@ class QuickPlayTicket(Base):
     seen_at: Mapped[datetime] = mapped_column(default=utcnow)
     claim: Mapped[str | None] = mapped_column(String(32))
     room_code: Mapped[str | None] = mapped_column(String(32))
+
+
+class RoomLease(Base):
+    """Which node owns a room, since when (``epoch``, raised by every change of owner) and until
+    when (``expires_at``, the database's clock). Only a cluster of nodes on PostgreSQL uses it
+    (app/db/ownership.py): the room's writes are fenced on its row."""
+
+    __tablename__ = "room_leases"
+    __table_args__ = (Index("ix_room_leases_node", "node"),)
+
+    room_code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime]

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     ColumnElement,
@@ -100,6 +100,26 @@ def _prune_chat(keep: int) -> Delete:
     return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
 
 
+class LeaseLost(RuntimeError):
+    """The room's lease is another node's now: this node may not write to it (``Fence``)."""
+
+
+class Fence(Protocol):
+    """Room ownership as the group commit sees it (a cluster's ``app.db.ownership``)."""
+
+    def fence(
+        self, connection: Connection, codes: Sequence[str], created: Sequence[str]
+    ) -> set[str]:
+        """In the group's transaction: lock the ownership of ``codes`` and return those this
+        node may not write; record this node as the owner of the rooms ``created``."""
+        ...
+
+    def settled(self, created: Sequence[str], refused: Sequence[str]) -> None:
+        """After the transaction was stored: the rooms ``created`` are this node's, the
+        batches of the rooms ``refused`` were not written."""
+        ...
+
+
 @dataclass(slots=True)
 class StoreStats:
     """What the writer has done, for ``/metrics``; updated once per group, not per action."""
@@ -107,6 +127,7 @@ class StoreStats:
     groups: int = 0
     batches: int = 0
     failed_batches: int = 0
+    fenced_batches: int = 0  # refused: the room's lease was another node's
     commit_seconds: float = 0.0
 
 
@@ -121,9 +142,11 @@ class _Batch:
 @dataclass(slots=True)
 class _Attempt:
     """Whether a transaction sent all its writes: if it then fails, the commit may have been
-    what failed, and whether it was stored is not known."""
+    what failed, and whether it was stored is not known. ``refused``: the rooms the fence
+    kept out of the transaction (nothing of theirs was written)."""
 
     written: bool = False
+    refused: set[str] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -149,8 +172,9 @@ class _GroupRows:
             connection.execute(
                 prune_chat, [{"room_id": r} for r in {c["room_id"] for c in self.chat}]
             )
-        now = datetime.now(UTC)
-        connection.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
+        if self.versions:  # none when the fence refused every batch
+            now = datetime.now(UTC)
+            connection.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
 
 
 class SqlStore:
@@ -161,7 +185,9 @@ class SqlStore:
         engine: AsyncEngine,
         chat_history: int = 50,
         sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS,
+        fence: Fence | None = None,
     ) -> None:
+        self._fence = fence
         self._sessions = make_sessionmaker(engine)
         self._transactions = make_transactions(engine, sqlite_busy_seconds)
         self._chat_history = chat_history
@@ -227,13 +253,27 @@ class SqlStore:
         except Exception as error:
             self._deal_ids.clear()  # ids cached by the transaction may have been rolled back
             for batch in batches:
-                if any(isinstance(op, RoomCreated) for op in batch.ops):
+                if _creates(batch):
                     self._room_ids.pop(batch.code, None)
-            if attempt.written and await self._stored_after_all(batches):
+            written = [b for b in batches if b.code not in attempt.refused]
+            if attempt.written and await self._stored_after_all(written):
                 log.warning("a commit failed (%s) but was stored", type(error).__name__)
+                self._settle(batches, attempt.refused)
                 return None
             return error
+        self._settle(batches, attempt.refused)
         return None
+
+    def _settle(self, batches: Sequence[_Batch], refused: set[str]) -> None:
+        """Tell the fence what was stored; fail the batches it kept out (their rooms belong to
+        another node now)."""
+        if self._fence is None:
+            return
+        for batch in batches:
+            if batch.code in refused and not batch.done.done():
+                self.stats.fenced_batches += 1
+                batch.done.set_exception(LeaseLost(f"room {batch.code} is another node's"))
+        self._fence.settled([b.code for b in batches if _creates(b)], sorted(refused))
 
     async def _stored_after_all(self, batches: Sequence[_Batch]) -> bool:
         """Whether a group whose commit failed was stored after all (its rooms' versions are).
@@ -272,7 +312,13 @@ class SqlStore:
     ) -> None:
         """The whole group, in one transaction (run by ``Transactions``, maybe in a thread)."""
         rows = _GroupRows()
+        if self._fence is not None:
+            created = [b.code for b in batches if _creates(b)]
+            written = sorted({b.code for b in batches} - set(created))
+            attempt.refused = self._fence.fence(connection, written, created)
         for batch in batches:
+            if batch.code in attempt.refused:
+                continue
             room_id = self._room_id(connection, batch)
             for op in batch.ops:
                 self._apply(connection, room_id, op, rows)
@@ -497,6 +543,10 @@ class SqlStore:
         async with self._sessions() as session:
             rows = await session.scalars(select(m.Room.code).where(wanted).order_by(m.Room.id))
             return list(rows)
+
+
+def _creates(batch: _Batch) -> bool:
+    return any(isinstance(op, RoomCreated) for op in batch.ops)
 
 
 def _is_outage(error: Exception) -> bool:

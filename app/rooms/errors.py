@@ -30,3 +30,12 @@ def server_error() -> RoomError:
     return RoomError(
         "server_error", "The server could not do this just now; nothing changed. Try again."
     )
+
+
+class RoomElsewhere(Exception):
+    """The room is owned by another node of the cluster: the caller sends the client there
+    (the WebSocket closes with 4307, REST answers 307; docs/protocol.md, routing)."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__(f"the room is served by node {node}")
+        self.node = node

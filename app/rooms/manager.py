@@ -1,5 +1,9 @@
 """The registry of live rooms: creates them, finds them (loading from storage on demand) and
-restores, at start-up, every room that was waiting or playing when the server stopped."""
+restores, at start-up, every room that was waiting or playing when the server stopped.
+
+In a cluster (``Ownership`` with a node id) a room is served by the node holding its lease: the
+manager claims a room before it loads it, renews its leases, takes over the rooms of nodes that
+stopped renewing, and drops a room whose lease it lost (its clients reconnect elsewhere)."""
 
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.bots import LEVELS
-from app.rooms.errors import RoomError, server_error
+from app.rooms.errors import RoomElsewhere, RoomError, server_error
 from app.rooms.ports import (
     BotPolicy,
+    Ownership,
     RoomConfig,
     RoomCreated,
     SeatRecord,
@@ -96,6 +101,30 @@ class PublicList:
         return self._snapshot
 
 
+class SingleNode:
+    """``Ownership`` of a server alone on its database (``app.db.lease`` keeps others out)."""
+
+    node_id = ""
+
+    async def claim(self, code: str) -> str | None:
+        return None
+
+    async def renew(self) -> list[str]:
+        return []
+
+    async def take_over(self) -> list[str]:
+        return []
+
+    async def release(self, code: str) -> None:
+        return None
+
+    async def hand_over(self) -> None:
+        return None
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        return None
+
+
 class RoomManager:
     def __init__(
         self,
@@ -105,7 +134,12 @@ class RoomManager:
         idle_seconds: float = 600.0,
         public: PublicList | None = None,
         on_match_end: Callable[[str], None] | None = None,
+        ownership: Ownership | None = None,
     ) -> None:
+        self._ownership: Ownership = SingleNode() if ownership is None else ownership
+        self._ownership.on_lost(self._lost)
+        self._leaser: asyncio.Task[None] | None = None
+        self._dropping: set[asyncio.Task[None]] = set()
         self._store = store
         self._timings = timings
         self._policy_factory = policy_factory
@@ -174,8 +208,17 @@ class RoomManager:
         room.start()
         return room
 
+    @property
+    def node_id(self) -> str:
+        return self._ownership.node_id
+
     async def get(self, code: str) -> Room | None:
-        """The live room with this code, loading it from storage if it is not in memory."""
+        """The live room with this code, loading it from storage if it is not in memory;
+        ``RoomElsewhere`` if another node of the cluster serves it."""
+        return await self._open(code, claim=True)
+
+    async def _open(self, code: str, *, claim: bool) -> Room | None:
+        """``get``; ``claim``: the lease is still to be claimed (not by a take-over)."""
         room = self._rooms.get(code)
         if room is not None:
             room.touch()
@@ -186,8 +229,12 @@ class RoomManager:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
-            room = await self._load(code)
+            room = await self._load(code, claim)
             future.set_result(room)
+        except RoomElsewhere as elsewhere:
+            future.set_exception(elsewhere)
+            future.exception()
+            raise
         except Exception as error:
             log.error("room %s could not be loaded", code, exc_info=error)
             failure = server_error()  # the cause (SQL, stored values) is for the log only
@@ -201,7 +248,10 @@ class RoomManager:
             del self._loading[code]
         return room
 
-    async def _load(self, code: str) -> Room | None:
+    async def _load(self, code: str, claim: bool) -> Room | None:
+        owner = await self._ownership.claim(code) if claim else None
+        if owner is not None:
+            raise RoomElsewhere(owner)
         stored = await self._store.load_room(code)
         if stored is None:
             return None
@@ -216,13 +266,64 @@ class RoomManager:
     async def restore_all(self) -> int:
         """Bring back every room that was being played, and the rooms waiting for players that
         someone used within ``idle_seconds``; returns how many. Older waiting rooms stay in
-        storage until someone opens them: years of abandoned rooms must not slow a start."""
+        storage until someone opens them: years of abandoned rooms must not slow a start.
+        A node of a cluster takes over only the rooms nobody holds (``keep_leases``)."""
+        if self._ownership.node_id:
+            return len(await self._take_over())
         since = datetime.now(UTC) - timedelta(seconds=self._idle_seconds)
         codes = await self._store.active_room_codes(waiting_since=since)
         for code in codes:
             with contextlib.suppress(RoomError):  # logged by get; it loads when someone opens it
                 await self.get(code)
         return len(codes)
+
+    def keep_leases(self, renew_seconds: float) -> None:
+        """Every ``renew_seconds``: renew this node's leases, drop the rooms it lost, and take
+        over rooms whose owner stopped renewing (a cluster's node only)."""
+        if self._ownership.node_id:
+            self._leaser = asyncio.create_task(self._lease_loop(renew_seconds), name="leases")
+
+    async def _lease_loop(self, renew_seconds: float) -> None:
+        failures = 0  # in a row: the database is down or out of reach; one traceback per streak
+        while True:
+            await asyncio.sleep(renew_seconds)
+            try:
+                for code in await self._ownership.renew():
+                    await self.drop(code)
+                await self._take_over()
+            except Exception as error:
+                failures += 1
+                if failures == 1:
+                    log.exception("renewing or taking over room leases failed")
+                else:
+                    log.warning("renewing leases failed again (%d in a row): %r", failures, error)
+            else:
+                if failures:
+                    log.info("renewing leases works again after %d failures", failures)
+                failures = 0
+
+    async def _take_over(self) -> list[str]:
+        codes = await self._ownership.take_over()
+        for code in codes:
+            with contextlib.suppress(RoomError):  # logged by get
+                await self._open(code, claim=False)
+        if codes:
+            log.info("node %s took over %d rooms", self._ownership.node_id, len(codes))
+        return codes
+
+    def _lost(self, code: str) -> None:
+        """The store refused a write of this room: another node owns it now."""
+        task = asyncio.get_running_loop().create_task(self.drop(code))
+        self._dropping.add(task)
+        task.add_done_callback(self._dropping.discard)
+
+    async def drop(self, code: str) -> None:
+        """Forget a room another node owns now; its clients are told to reconnect."""
+        room = self._rooms.pop(code, None)
+        self._public.discard(code)
+        if room is not None:
+            log.warning("room %s moved to another node", code)
+            await room.stop(moved=True)
 
     def public_rooms(self, offset: int = 0, limit: int | None = None) -> list[Room]:
         """Public rooms waiting or being played (``PublicList``), ``limit`` from ``offset``."""
@@ -265,6 +366,7 @@ class RoomManager:
             self._public.discard(code)
             idle.append(code)
             await room.stop()
+            await self._ownership.release(code)
         if idle:
             log.info("put %d idle rooms away; %d stay in memory", len(idle), len(self._rooms))
         return idle
@@ -283,12 +385,21 @@ class RoomManager:
         return code in self._rooms
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        """Stop every room; a cluster's node then hands its leases over, so that the other
+        nodes take its rooms at once, and its clients are told to reconnect (to them)."""
+        for task in (self._sweeper, self._leaser):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sweeper = self._leaser = None
+        moved = bool(self._ownership.node_id)
         for room in list(self._rooms.values()):
-            await room.stop()
+            await room.stop(moved=moved)
         self._rooms.clear()
         self._public.clear()
+        if moved:
+            try:
+                await self._ownership.hand_over()
+            except Exception:  # the leases then expire by themselves
+                log.exception("handing the room leases over failed")

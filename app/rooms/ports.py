@@ -8,7 +8,7 @@ plain values (``Op``) and hands them, grouped per command, to a ``Store``; it pu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -236,6 +236,47 @@ class Subscriber(Protocol):
 
     def send(self, frame: str) -> None:
         """Queue one text frame; never blocks (a slow client is cut off by the transport)."""
+        ...
+
+    def moved(self) -> None:
+        """The room left this server (another node owns it now): after the frames queued so
+        far, end the connection so that the client reconnects to wherever the room lives."""
+        ...
+
+
+class Ownership(Protocol):
+    """Which rooms this server may serve. One server alone owns every room (``SingleNode``);
+    in a cluster each room is leased to one node at a time (app/db/ownership.py), and the
+    store refuses the writes of a node that lost a room's lease."""
+
+    @property
+    def node_id(self) -> str:
+        """This node's name ("" for a single server)."""
+        ...
+
+    async def claim(self, code: str) -> str | None:
+        """Take the room if nobody holds it; None if this node may now serve it (or no room has
+        this code), else the node that holds it."""
+        ...
+
+    async def renew(self) -> list[str]:
+        """Extend this node's leases, all at once; the codes of the rooms it lost."""
+        ...
+
+    async def take_over(self) -> list[str]:
+        """Claim some active rooms whose owner stopped renewing; their codes."""
+        ...
+
+    async def release(self, code: str) -> None:
+        """Give the room up (it left memory); the next node to open it claims it."""
+        ...
+
+    async def hand_over(self) -> None:
+        """Give every room up now, for the other nodes to take at once (shutting down)."""
+        ...
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(code)`` when the store refuses a write for want of the lease."""
         ...
 
 

@@ -202,7 +202,9 @@ class Room:
                 self._schedule_next_deal(0.0)
             self._schedule_turn()
 
-    async def stop(self) -> None:
+    async def stop(self, *, moved: bool = False) -> None:
+        """Stop the actor and its clocks. ``moved``: the room now lives on another node (its
+        lease was lost or handed over), and every client is told to reconnect to it."""
         for timer in self._all_timers():
             timer.handle.cancel()
         self.closed = True  # from here on, commands are refused
@@ -211,6 +213,9 @@ class Room:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if moved:
+            for subscriber in list(self._subscribers):
+                subscriber.moved()
 
     def touch(self) -> None:
         """Someone is about to use the room: it is not idle."""

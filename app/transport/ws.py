@@ -10,6 +10,11 @@ A connection is closed by the server only for what would otherwise cost it witho
 many connections (``admission``), no ``hello`` in time, frames that keep coming after
 ``rate_limited`` was answered, an outbox the client does not read, or a frame above the server's
 hard size limit. docs/protocol.md §4 lists the limits and the close codes.
+
+In a cluster, a connection for a room another node serves is closed with 4307 and that node's
+id as the reason: the client reconnects with ``?node=<id>``, on which the proxy routes
+(deploy/haproxy.cfg). A room that moves away (its lease lost, the node stopping) closes its
+connections with 1012, and the client reconnects through the proxy to wherever it lives now.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 from starlette.types import Message
 
-from app.rooms.errors import RoomError, server_error
+from app.rooms.errors import RoomElsewhere, RoomError, server_error
 from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
@@ -43,6 +48,7 @@ CLOSE_TOO_SLOW = 4408  # the client did not read its frames, or did not say hell
 CLOSE_FLOODING = 1008  # "policy violation"
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
 CLOSE_TRY_AGAIN = 1013  # "try again later": a hello failed on the server's side (storage down)
+CLOSE_ELSEWHERE = 4307  # another node serves the room; the reason is its id (reconnect there)
 
 # Room codes are URL-safe base64 (app/rooms/manager.py) within their String(32) column: anything
 # else is refused before a lookup, so that junk in the path (a NUL byte) never reaches the database.
@@ -156,6 +162,9 @@ class Connection:
         self.closing = True
         self._outbox.put_nowait(_Close(code, reason))
 
+    def moved(self) -> None:
+        self.close(CLOSE_RELOAD, "room moved: reconnect")
+
     def reply(self, kind: str, data: dict[str, Any]) -> None:
         self.send(encode({"t": kind, "d": data}))
 
@@ -192,6 +201,10 @@ def websocket_router(
             room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
         except RoomError as error:  # storage down while loading: the manager logged the cause
             await wire.refuse(websocket, Refusal(error.code, error.message, CLOSE_TRY_AGAIN))
+            return
+        except RoomElsewhere as elsewhere:  # no error frame: nothing went wrong
+            with contextlib.suppress(WebSocketDisconnect, OSError):
+                await websocket.close(CLOSE_ELSEWHERE, elsewhere.node)
             return
         if room is None:
             unknown = Refusal("unknown_room", "No room has this code.", CLOSE_UNKNOWN_ROOM)

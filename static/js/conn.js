@@ -7,9 +7,14 @@
 // browser's `offline` event: it drops the socket, rejects what was waiting, and reconnects.
 // Only the ping is timed: the server answers it at once, while a command may wait in the room's
 // queue behind a bot that thinks.
+// In a cluster, a node that does not serve the room closes with 4307 and the owner's id: the
+// client reconnects at once with ?node=<id>, which the proxy routes to that node
+// (docs/protocol.md, routing); any other drop reconnects through the proxy to any node.
 import { newEntropy } from "./shuffle.js";
 
 const CLOSE_UNKNOWN_ROOM = 4404;
+const CLOSE_ELSEWHERE = 4307;
+const MAX_HOPS = 3; // redirects in a row followed at once; then the usual backoff
 export const PING_EVERY_MS = 5000;
 export const REPLY_WITHIN_MS = 4000;
 
@@ -41,6 +46,8 @@ export class RoomConnection {
     };
     window.addEventListener("offline", this.onOffline);
     window.addEventListener("online", this.onOnline);
+    this.node = null; // the node the last 4307 named
+    this.hops = 0;
     this.open();
   }
 
@@ -51,7 +58,8 @@ export class RoomConnection {
   open() {
     clearTimeout(this.retryTimer);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}`);
+    const query = this.node ? `?node=${encodeURIComponent(this.node)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`);
     this.ws = ws;
     this.ready = false;
     this.h.status(!this.online ? "offline" : this.attempt ? "reconnecting" : "connecting");
@@ -65,6 +73,7 @@ export class RoomConnection {
           const wasRetry = this.attempt > 0;
           this.attempt = 0;
           this.ready = true;
+          this.hops = 0;
           this.h.status(wasRetry ? "reconnected" : "open");
         },
         (error) => {
@@ -100,6 +109,14 @@ export class RoomConnection {
       this.h.status("gone");
       return;
     }
+    if (event.code === CLOSE_ELSEWHERE && event.reason && this.hops < MAX_HOPS) {
+      this.hops += 1;
+      this.node = event.reason;
+      this.retryTimer = setTimeout(() => this.open(), 0); // open() shows (re)connecting
+      return;
+    }
+    this.hops = 0;
+    this.node = event.code === CLOSE_ELSEWHERE ? event.reason : null; // gone or moved: any node
     this.retry();
   }
 

@@ -60,6 +60,7 @@ class Inbox:
         self._player_id = player_id
         self.frames: list[dict[str, Any]] = []
         self._arrived = asyncio.Event()
+        self.gone = False  # the room told it it moved to another node
 
     @property
     def player_id(self) -> str | None:
@@ -68,6 +69,9 @@ class Inbox:
     def send(self, frame: str) -> None:
         self.frames.append(json.loads(frame))
         self._arrived.set()
+
+    def moved(self) -> None:
+        self.gone = True
 
     async def wait(
         self, match: Callable[[dict[str, Any]], bool], timeout: float = 10

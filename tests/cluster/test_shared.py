@@ -1,0 +1,83 @@
+"""What the nodes share through Redis: one creation limit per address for all nodes, and one
+lobby merged from every node's public rooms (each test uses keys of its own)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.cluster.limits import RedisLimiter
+from app.cluster.lobby import RedisLobby
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+async def redis() -> AsyncIterator[Redis]:
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    try:
+        await client.ping()
+    except (RedisError, OSError):
+        await client.aclose()
+        pytest.skip(f"Redis is not reachable at {REDIS_URL} (TEST_REDIS_URL)")
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"test-{secrets.token_hex(4)}:"
+
+
+async def test_the_creation_limit_is_one_for_all_nodes(redis: Redis, prefix: str) -> None:
+    node_a = RedisLimiter(redis, prefix, rate=0.001, burst=3)
+    node_b = RedisLimiter(redis, prefix, rate=0.001, burst=3)
+    allowed = [await node.allow("10.0.0.1") for node in (node_a, node_b, node_a, node_b)]
+    assert allowed == [True, True, True, False]  # a round robin does not double the burst
+    assert await node_b.allow("10.0.0.2")  # another address has its own
+
+
+async def test_without_redis_each_node_limits_on_its_own() -> None:
+    unreachable = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2)
+    limiter = RedisLimiter(unreachable, "x:", rate=0.001, burst=2)
+    assert [await limiter.allow("a") for _ in range(3)] == [True, True, False]
+    await unreachable.aclose()
+
+
+@dataclass
+class FakeRoom:
+    code: str
+    status: str
+
+    def summary(self) -> dict[str, Any]:
+        return {"code": self.code, "status": self.status}
+
+
+@dataclass
+class FakeManager:
+    rooms: list[FakeRoom]
+
+    def public_rooms(self) -> list[FakeRoom]:
+        return self.rooms
+
+
+async def test_the_lobby_lists_every_node_s_rooms_waiting_first(redis: Redis, prefix: str) -> None:
+    a = FakeManager([FakeRoom("a1", "waiting"), FakeRoom("a2", "playing")])
+    b = FakeManager([FakeRoom("b1", "waiting"), FakeRoom("a2", "playing")])  # a2 just moved
+    lobby_a = RedisLobby(redis, prefix, "a", a)  # type: ignore[arg-type]
+    lobby_b = RedisLobby(redis, prefix, "b", b)  # type: ignore[arg-type]
+    await lobby_a.publish()
+    await lobby_b.publish()
+    rooms, total = await lobby_b.page(0, 10)
+    assert [r["code"] for r in rooms] == ["a1", "b1", "a2"] and total == 3
+    assert [r["code"] for r in (await lobby_a.page(1, 1))[0]] == ["b1"]
+    await lobby_a.close()  # a stopping node's rooms leave the list (here: at once)
+    lobby_b._read_at = None  # the next page reads again (it caches for a second)
+    assert [r["code"] for r in (await lobby_b.page(0, 10))[0]] == ["b1", "a2"]

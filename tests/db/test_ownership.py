@@ -1,0 +1,210 @@
+"""Room leases of a cluster (PostgreSQL): one owner per room, take-over, and the fence on writes.
+
+Two nodes run here in one process, each with its own engine, store, leases and manager, as two
+``python -m app`` would. "Time passing" past a lease is the row's ``expires_at`` moved into the
+past by the test (the database's clock decides expiry), not a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+
+import pytest
+from sqlalchemy import select, text
+
+from app.db import models as m
+from app.db.engine import make_engine
+from app.db.ownership import RoomLeases
+from app.db.store import LeaseLost, SqlStore
+from app.rooms.errors import RoomElsewhere, RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.room import RoomTimings
+from app.rules import view
+from tests.db.test_store import add_player, host_and_bots_mid_deal
+
+
+@dataclass
+class Node:
+    leases: RoomLeases
+    store: SqlStore
+    manager: RoomManager
+
+
+@asynccontextmanager
+async def node(url: str, node_id: str) -> AsyncIterator[Node]:
+    engine = make_engine(url)
+    leases = RoomLeases(engine, node_id, ttl_seconds=60, idle_seconds=600)
+    store = SqlStore(engine, fence=leases)
+    store.start()
+    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0), ownership=leases)
+    try:
+        await leases.start()
+        yield Node(leases, store, manager)
+    finally:
+        await manager.close()
+        await store.close()
+        await engine.dispose()
+
+
+async def expire(url: str, code: str) -> None:
+    """The owner stopped renewing long enough: its lease is over."""
+    engine = make_engine(url)
+    async with engine.begin() as connection:
+        await connection.execute(
+            text(
+                "UPDATE room_leases SET expires_at = now() - interval '1 second' "
+                "WHERE room_code = :c"
+            ),
+            {"c": code},
+        )
+    await engine.dispose()
+
+
+async def lease_of(url: str, code: str) -> tuple[str, int] | None:
+    engine = make_engine(url)
+    async with engine.connect() as connection:
+        row = (
+            await connection.execute(
+                select(m.RoomLease.node, m.RoomLease.epoch).where(m.RoomLease.room_code == code)
+            )
+        ).first()
+    await engine.dispose()
+    return None if row is None else (row[0], row[1])
+
+
+async def stored_version(url: str, code: str) -> int:
+    engine = make_engine(url)
+    async with engine.connect() as connection:
+        version = await connection.scalar(select(m.Room.version).where(m.Room.code == code))
+    await engine.dispose()
+    assert version is not None
+    return int(version)
+
+
+async def two_nodes(stack: AsyncExitStack, url: str) -> tuple[Node, Node]:
+    await add_player(url, "host")
+    return (
+        await stack.enter_async_context(node(url, "a")),
+        await stack.enter_async_context(node(url, "b")),
+    )
+
+
+async def test_a_room_is_served_by_one_node_and_the_others_point_to_it(postgres_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        assert await lease_of(postgres_url, code) == ("a", 1)
+        assert await a.manager.get(code) is room
+        with pytest.raises(RoomElsewhere) as elsewhere:
+            await b.manager.get(code)
+        assert elsewhere.value.node == "a"
+        assert code not in b.manager
+        assert await b.leases.claim("no-such-room") is None  # unknown: nothing is leased
+        assert await lease_of(postgres_url, "no-such-room") is None
+
+
+async def test_a_paused_node_s_late_write_is_refused_and_its_room_dropped(
+    postgres_url: str,
+) -> None:
+    """The owner freezes past its lease, another node takes the room over from the action log
+    at the same card; when the first one wakes up, the database refuses its write (fence), the
+    player's command is refused (nothing was acknowledged) and its clients are sent away."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, inbox = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        version = room.version
+        await expire(postgres_url, code)
+        assert await b.manager.restore_all() == 1  # the take-over
+        assert await lease_of(postgres_url, code) == ("b", 2)
+        taken = await b.manager.get(code)
+        assert taken is not None and taken.version == version
+
+        assert room.match is not None and room.match.deal is not None
+        legal = view(room.match.deal, 0).to_dict()["legal"]
+        with pytest.raises(RoomError) as refused:
+            await room.act("host", "late", room.game_version, legal[0])
+        assert refused.value.code == "server_error"
+        assert await stored_version(postgres_url, code) == version
+
+        async def dropped() -> None:
+            while code in a.manager or not inbox.gone:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(dropped(), 5)
+        assert a.store.stats.fenced_batches == 1
+
+        # The new owner plays on from the same card.
+        assert await taken.act("host", "on b", taken.game_version, legal[0]) == version + 1
+        assert await stored_version(postgres_url, code) > version  # its bots play on too
+
+
+async def test_a_fenced_room_does_not_fail_the_rest_of_its_group(postgres_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        kept, _ = await host_and_bots_mid_deal(a.manager)
+        lost, _ = await host_and_bots_mid_deal(a.manager)
+        await expire(postgres_url, lost.config.code)
+        assert await b.leases.take_over() == [lost.config.code]
+        # Both queued before the writer runs: one group, one transaction.
+        results = await asyncio.gather(
+            a.store.commit(kept.config.code, kept.version + 1, []),
+            a.store.commit(lost.config.code, lost.version + 1, []),
+            return_exceptions=True,
+        )
+        assert results[0] is None
+        assert isinstance(results[1], LeaseLost)
+        assert await stored_version(postgres_url, kept.config.code) == kept.version + 1
+        assert await stored_version(postgres_url, lost.config.code) == lost.version
+
+
+async def test_renewal_tells_a_node_which_rooms_it_lost(postgres_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        kept, _ = await host_and_bots_mid_deal(a.manager)
+        lost, _ = await host_and_bots_mid_deal(a.manager)
+        await expire(postgres_url, lost.config.code)
+        await expire(postgres_url, kept.config.code)
+        assert await a.leases.renew() == []  # expired but nobody took them: still a's
+        await expire(postgres_url, lost.config.code)
+        assert await b.leases.take_over() == [lost.config.code]
+        assert await a.leases.renew() == [lost.config.code]
+
+
+async def test_a_stopping_node_hands_its_rooms_over_and_an_idle_room_lets_go(
+    postgres_url: str,
+) -> None:
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, inbox = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        await a.manager.close()  # SIGTERM: the rooms stop, the leases are expired at once
+        assert inbox.gone
+        assert await b.manager.restore_all() == 1
+        assert await lease_of(postgres_url, code) == ("b", 2)
+        taken = await b.manager.get(code)
+        assert taken is not None
+        assert await b.manager.evict_idle(now=taken.last_active + 10_000) == [code]
+        assert await lease_of(postgres_url, code) is None  # the next node to open it claims it
+
+
+async def test_a_room_being_created_is_not_lost_to_a_renewal_meanwhile(postgres_url: str) -> None:
+    """The lease row of a new room is inserted in the room's first transaction; a renewal that
+    runs before that transaction commits does not see the row, and must not count the room as
+    lost (it was: the room just created was dropped at once)."""
+    engine = make_engine(postgres_url)
+    leases = RoomLeases(engine, "a", ttl_seconds=60, idle_seconds=600)
+    try:
+        async with engine.begin() as connection:
+            refused = await connection.run_sync(lambda c: leases.fence(c, [], ["newroom"]))
+            assert refused == set()
+            assert await leases.renew() == []  # the row is not committed yet
+        leases.settled(["newroom"], [])
+        assert await leases.renew() == []
+        assert await lease_of(postgres_url, "newroom") == ("a", 1)
+    finally:
+        await engine.dispose()
