@@ -310,6 +310,8 @@ def running_server(settings: dict[str, str]) -> Iterator[tuple[subprocess.Popen[
             ),
             "BELOTE_PORT": str(port),
             "BELOTE_CREATE_BURST": "1000000",  # thousands of guests and rooms from one address
+            "BELOTE_WS_PER_ADDRESS": "100000",  # and thousands of sockets
+            "BELOTE_DEAL_PAUSE_SECONDS": "0",  # the load clients do not read the results
             "BELOTE_LOG_LEVEL": "warning",
             **settings,
         }

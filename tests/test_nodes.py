@@ -120,6 +120,7 @@ def node_process(database_url: str, node: str, port: int, prefix: str) -> subpro
         "BELOTE_NODE_RENEW_SECONDS": str(RENEW_SECONDS),
         "BELOTE_BOT_DELAY_SECONDS": "0.02",
         "BELOTE_DEFAULT_TURN_SECONDS": "0",
+        "BELOTE_DEAL_PAUSE_SECONDS": "0",  # no pause to show each result: the test reads frames
         "BELOTE_BOT_PROCESSES": "1",
         "BELOTE_RATE_PER_SECOND": "1000",
         "BELOTE_RATE_BURST": "1000",
