@@ -7,6 +7,7 @@ import { forgetPlayer, getPlayer } from "./identity.js";
 import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
+import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
 
@@ -58,6 +59,7 @@ export function showRoom(app, code) {
     nextAsked: false, // this player pressed "Next deal" during the pause
     playedForYou: [], // what the server played for this player since they last looked
     leaveTo: null, // a link the player followed during the match: asked to confirm
+    exitAsk: null, // "leave" or "concede": the player pressed it, the dialog asks first
     armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
     keyboard: false,
     status: "connecting",
@@ -220,7 +222,7 @@ export function showRoom(app, code) {
       case "snapshot":
         S.room = d.room;
         S.you = d.you || { seat: null, player_id: player.id };
-        S.scoresheet = d.scoresheet;
+        S.scoresheet = withConcession(d.scoresheet, d.room);
         S.number = d.number;
         S.deal = d.deal;
         S.turn = d.turn;
@@ -232,6 +234,8 @@ export function showRoom(app, code) {
         break;
       case "room":
         S.room = d;
+        S.scoresheet = withConcession(S.scoresheet, d);
+        if (d.status !== "playing") S.exitAsk = null;
         break;
       case "deal":
         contribute(d.shuffle, false);
@@ -670,6 +674,7 @@ export function showRoom(app, code) {
     const room = S.room;
     const sheet = S.scoresheet;
     const parts = [h("h3", { text: t("match_over") })];
+    if (typeof room.conceded === "number") parts.push(h("p", { class: "conceded", id: "conceded", text: concededText(room.conceded, me() === null ? null : usTeam(), teamNames()) }));
     if (sheet && sheet.winner !== null && sheet.winner !== undefined) {
       parts.push(
         h("p", {
@@ -757,6 +762,7 @@ export function showRoom(app, code) {
         hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
       ),
       leaveDialog(),
+      exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
   }
@@ -824,8 +830,9 @@ export function showRoom(app, code) {
         }),
       );
     }
-    replace(info, parts);
-    info.hidden = !parts.length; // no empty box in the waiting room
+    parts.push(exitControls({ room: S.room, seat: me(), ask: askExit, command, name }));
+    replace(info, parts.filter(Boolean));
+    info.hidden = !parts.some(Boolean); // no empty box in the waiting room
   }
 
   function renderSheet() {
@@ -934,6 +941,24 @@ export function showRoom(app, code) {
     document.getElementById("leave-stay")?.focus();
   }
   document.addEventListener("click", onLinkClick, true);
+
+  // ---- leaving the match, conceding it (exit.js) ---------------------------------------
+  function askExit(kind) {
+    S.exitAsk = kind;
+    render();
+    document.getElementById("exit-stay")?.focus();
+  }
+  function closeExit() {
+    S.exitAsk = null;
+    render();
+  }
+  async function confirmExit() {
+    const kind = S.exitAsk;
+    S.exitAsk = null;
+    render();
+    const done = await command(kind, kind === "concede" ? { on: true } : {});
+    if (done !== null && kind === "leave") go("#/");
+  }
 
   function leaveDialog() {
     if (S.leaveTo === null) return null;

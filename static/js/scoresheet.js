@@ -62,7 +62,11 @@ export function scoresheetTable(sheet, us, teamNames) {
         h("td", { class: "notes" }, sheet.hanging ? h("span", { class: "note hanging", text: t("hanging_mark", { n: sheet.hanging }) }) : null, h("span", { class: "note", text: `/ ${sheet.target}` })),
       ),
       winner !== null
-        ? h("tr", { class: "winner-row" }, h("td", { colspan: "4", class: "winner", text: t("winner_is", { team: teamNames[winner] }) }))
+        ? h(
+            "tr",
+            { class: "winner-row" },
+            h("td", { colspan: "4", class: "winner" }, t("winner_is", { team: teamNames[winner] }), typeof sheet.conceded === "number" ? h("span", { class: "note conceded", id: "sheet-conceded", text: ` (${t("conceded_team", { team: teamNames[sheet.conceded] })})` }) : null),
+          )
         : null,
     ),
   );
