@@ -7,6 +7,7 @@ import { forgetPlayer, getPlayer } from "./identity.js";
 import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
+import { prefsControls } from "./prefs.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
@@ -374,6 +375,7 @@ export function showRoom(app, code) {
         h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
         house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
       ),
+      prefsControls(),
       h(
         "div",
         { class: "invite" },
@@ -505,7 +507,7 @@ export function showRoom(app, code) {
             deal.legal.map((a) =>
               h("button", {
                 type: "button",
-                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""} ${S.armedBid === a.bid ? "armed" : ""} ${S.pendingCard === a.bid ? "pending" : ""}`,
+                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""} ${SUIT_OF_NAME[a.bid] ? `suit-${SUIT_OF_NAME[a.bid]}` : ""} ${S.armedBid === a.bid ? "armed" : ""} ${S.pendingCard === a.bid ? "pending" : ""}`,
                 dataset: { bid: a.bid },
                 text: contractLabel(a.bid),
                 "aria-busy": S.pendingCard === a.bid ? "true" : null,

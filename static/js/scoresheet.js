@@ -15,7 +15,7 @@ export function contractLabel(contract, multiplier = 1) {
 export function contractBadge(contract, multiplier = 1) {
   const suit = SUIT_OF_NAME[contract];
   const red = suit === "H" || suit === "D";
-  return h("span", { class: `contract ${red ? "red" : ""}`, text: contractLabel(contract, multiplier) });
+  return h("span", { class: `contract ${red ? "red" : ""} ${suit ? `suit-${suit}` : ""}`, text: contractLabel(contract, multiplier) });
 }
 
 const mpText = (value) => (value === null || value === undefined ? t("dash") : String(value));
