@@ -8,6 +8,9 @@ import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
+import { createMotion } from "./motion.js";
+import { playSound } from "./sound.js";
+import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
@@ -81,6 +84,7 @@ export function showRoom(app, code) {
   const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
+  const motion = createMotion(root); // cosmetic: drawn state first, animations after (motion.js)
 
   chatForm.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -254,12 +258,14 @@ export function showRoom(app, code) {
         S.showLastTrick = false;
         break;
       case "action":
+        if (S.deal && d.deal && d.deal.bids.length === S.deal.bids.length) playSound("card");
         if (d.auto && d.seat === me() && S.room && !S.room.seats[d.seat].bot) notePlayedForYou(S.deal, d.deal);
         S.deal = d.deal;
         S.turn = d.turn;
         S.armedBid = null;
         break;
       case "deal_end":
+        if (me() !== null) playSound(dealWon(d.result) ? "won" : "lost");
         S.lastResult = d;
         S.scoresheet = d.scoresheet;
         S.showResult = true;
@@ -340,6 +346,7 @@ export function showRoom(app, code) {
     if (!S.room) return;
     const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
     const focused = active.card || active.bid || null;
+    const shot = motion.capture();
     renderTop();
     renderTable();
     renderInfo();
@@ -357,6 +364,23 @@ export function showRoom(app, code) {
     root.dataset.version = String(conn.version);
     tickClocks();
     restoreFocus(focused);
+    motion.play(shot, { deal: S.deal, number: S.number });
+    turnCues();
+  }
+
+  // ---- sound and the tab's signal (sound.js, signal.js) -----------------------------------
+  let wasMyTurn = false;
+  function turnCues() {
+    const mine = Boolean(myTurn());
+    if (mine && !wasMyTurn) playSound("turn");
+    wasMyTurn = mine;
+    turnSignal(mine);
+  }
+  /** Whether this player's team took more of the deal than the other (a dash counts 0). */
+  function dealWon(result) {
+    const mp = (result && result.mp) || [0, 0];
+    const us = usTeam();
+    return (mp[us] || 0) > (mp[1 - us] || 0);
   }
 
   function renderTop() {
@@ -1003,6 +1027,7 @@ export function showRoom(app, code) {
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("click", onLinkClick, true);
       banner(null);
+      turnSignal(false);
       if (window.__belote && window.__belote.conn === conn) delete window.__belote;
     },
     relang() {
