@@ -20,9 +20,10 @@ window.AudioContext = class extends Real {
   constructor(...args) { super(...args); window.__audio += 1; }
 };
 """
-CLUB_COLOUR = """() => getComputedStyle(document.querySelector('#hand .card.suit-C, #trick .card.suit-C')
-  || (() => { const c = document.createElement('span'); c.className = 'card suit-C';
-              document.querySelector('#table').append(c); return c; })()).color"""
+# The colour a club is drawn in (on a card made for the purpose: the hand may hold none).
+CLUB_COLOUR = """() => { const c = document.createElement('span'); c.className = 'card face suit-C';
+  document.querySelector('#table').append(c); const colour = getComputedStyle(c).color;
+  c.remove(); return colour; }"""
 
 
 def table(new_page: Any, **options: Any) -> Any:
