@@ -8,6 +8,7 @@ import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
+import { avatar, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
@@ -475,11 +476,12 @@ export function showRoom(app, code) {
       "div",
       {
         class: `seat pos-${position(seat)} team-${seat % 2 === usTeam() ? "us" : "them"} ${turn ? "turn" : ""}`,
-        dataset: { seat: String(seat) },
+        dataset: { seat: String(seat), state: seatState(record) },
       },
       h(
         "div",
         { class: "seat-head" },
+        avatar(seatName(room, seat), seatState(record)),
         h("span", { class: "seat-name", text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
         badges,
         turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
@@ -739,7 +741,7 @@ export function showRoom(app, code) {
       const scores = S.scoresheet ? S.scoresheet.scores : [0, 0];
       const us = usTeam();
       const labels = shortTeamNames();
-      parts.push(h("div", { class: "felt-score", id: "felt-score", text: `${labels[us]} ${scores[us]} · ${labels[1 - us]} ${scores[1 - us]}` }));
+      parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, us, teamNames())));
     }
     return parts;
   }
