@@ -84,6 +84,8 @@ export function createMotion(root) {
       if (!felt) return;
       const middle = felt.getBoundingClientRect();
       const deck = { left: middle.left + middle.width / 2 - 1, top: middle.top + middle.height / 2 - 1, width: 2, height: 2 };
+      // Where the trick's cards rest, measured before any of them is set moving.
+      const shown = cards(root, "#trick .card").map((el) => ({ el, rect: el.getBoundingClientRect() }));
       const seatRect = (seat) => {
         const el = root.querySelector(`.seat[data-seat="${seat}"]`);
         return el ? el.getBoundingClientRect() : shot.seats.get(seat);
@@ -108,7 +110,6 @@ export function createMotion(root) {
       // Gathered: the trick just completed goes to its winner once its last card has landed.
       if (before.number === number && before.tricks !== null && deal.tricks.length > before.tricks) {
         const last = deal.tricks[deal.tricks.length - 1];
-        const shown = cards(root, "#trick .card").map((el) => ({ el, rect: el.getBoundingClientRect() }));
         const to = seatRect(last.winner);
         if (to && shown.length) {
           gather(shown, to, 700);
