@@ -179,9 +179,8 @@ class Room:
                 if deal.finished:
                     match.state = record_deal(match.state, deal_state)
                     match.finished_deals.append(deal_state)
-                elif stored.status == FINISHED:
-                    pass  # the deal being played when the match was conceded: it stays dropped
-                else:
+                # A finished room's unfinished deal is the one its match was conceded in: dropped.
+                elif stored.status != FINISHED:
                     match.deal = deal_state
                     match.shuffle = DrawnDeck(
                         deal.seed,
@@ -1001,12 +1000,14 @@ class Room:
         """A bot plays this seat until its player comes back (reconnects)."""
         if seat in self.standins:
             return
+        votes = set(self.concede_votes)
         self.standins.add(seat)
         self.concede_votes.discard(seat)  # an offer stands for the player, not for the bot
         try:
             await self._commit([], [self._room_event()])
         except BaseException:
             self.standins.discard(seat)
+            self.concede_votes = votes
             raise
         self._cancel_away_timer(seat)
         self._schedule_turn()

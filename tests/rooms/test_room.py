@@ -464,3 +464,28 @@ async def test_a_player_who_leaves_a_match_gets_a_stand_in_at_once_and_may_come_
     back = Inbox(GUEST)
     await room.connect(back, None)
     assert 2 not in room.standins
+
+
+async def test_a_concession_that_cannot_be_stored_changes_nothing(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await bot_room(manager)  # the host's partner is a bot: the host concedes alone
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    await my_turn(inbox, room)
+    version = room.version
+    store.fail_next = True
+    with pytest.raises(RoomError) as error:
+        await room.concede(HOST)
+    assert error.value.code == "server_error"
+    summary = room.summary()
+    assert (room.status, room.version, summary["conceded"], summary["concede"]) == (
+        PLAYING,
+        version,
+        None,
+        [],
+    )
+    assert room.match is not None and room.match.deal is not None  # the deal goes on
+    await room.concede(HOST)  # asked again, it goes through
+    assert room.status == FINISHED and room.summary()["conceded"] == 0
