@@ -79,6 +79,9 @@ export function createMotion(root) {
     play(shot, { deal, number }) {
       const before = last;
       last = { number, tricks: deal ? deal.tricks.length : null };
+      // Cards in flight belong to the trick they left: once it is gone (the deal's result is
+      // shown, a new deal), they go too, so they never cover what the table shows next.
+      if (overlay && !root.querySelector("#trick")) overlay.replaceChildren();
       if (reduced() || !shot.drawn || !deal) return; // the first drawing of a page is not news
       const felt = root.querySelector("#table .felt");
       if (!felt) return;
@@ -108,7 +111,8 @@ export function createMotion(root) {
       }
 
       // Gathered: the trick just completed goes to its winner once its last card has landed.
-      if (before.number === number && before.tricks !== null && deal.tricks.length > before.tricks) {
+      // (Not the deal's last trick: its result comes at once and takes the middle of the table.)
+      if (deal.phase === "playing" && before.number === number && before.tricks !== null && deal.tricks.length > before.tricks) {
         const last = deal.tricks[deal.tricks.length - 1];
         const to = seatRect(last.winner);
         if (to && shown.length) {
