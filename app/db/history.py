@@ -39,6 +39,16 @@ def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
+def _conceded(match: m.Match) -> int | None:
+    """The team that conceded the match, or None if it was played out (or is still played).
+
+    The room stores it in the scoresheet it writes when the match ends that way; the engine's
+    replayed scoresheet cannot know it, since no deal says so.
+    """
+    conceded = (match.scoresheet or {}).get("conceded")
+    return conceded if isinstance(conceded, int) else None
+
+
 def _readable_by(reader: str | None) -> ColumnElement[bool]:
     """The matches ``reader`` (a player id; None: anonymous) may read, in a query that joins
     ``Match`` to its ``Room``: a public room's, or one the reader played in."""
@@ -142,7 +152,12 @@ class History:
         record["deals"] = [
             {**body, **extra} for body, (_, extra) in zip(record["deals"], deals, strict=True)
         ]
-        return {**record, "id": match_id, "seats": seats.get(match_id, [])}
+        return {
+            **record,
+            "id": match_id,
+            "seats": seats.get(match_id, []),
+            "conceded": _conceded(match_row),
+        }
 
     async def _finished_deals(
         self, match_id: str, reader: str | None, number: int | None = None
@@ -214,6 +229,7 @@ class History:
             "finished": match.finished,
             "winner": match.winner,
             "scoresheet": match.scoresheet,
+            "conceded": _conceded(match),
             "seats": seats,
         }
 

@@ -126,6 +126,8 @@ class Room:
         self.rematch_votes: set[int] = set()
         self.next_deal_votes: set[int] = set()  # seats that asked to end the pause after a deal
         self.standins: set[int] = set()  # human seats a bot plays for while they are away
+        self.concede_votes: set[int] = set()  # seats that offered to concede the match
+        self.conceded: int | None = None  # the team that conceded the current (last) match
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[str, None]] = {}
@@ -177,7 +179,8 @@ class Room:
                 if deal.finished:
                     match.state = record_deal(match.state, deal_state)
                     match.finished_deals.append(deal_state)
-                else:
+                # A finished room's unfinished deal is the one its match was conceded in: dropped.
+                elif stored.status != FINISHED:
                     match.deal = deal_state
                     match.shuffle = DrawnDeck(
                         deal.seed,
@@ -340,6 +343,9 @@ class Room:
     async def next_deal(self, player_id: str, command_id: str | None = None) -> int:
         return await self._call(lambda: self._next_deal(player_id, command_id))
 
+    async def concede(self, player_id: str, on: bool = True, command_id: str | None = None) -> int:
+        return await self._call(lambda: self._concede(player_id, on, command_id))
+
     # ---- reading (safe outside the actor: it only reads) ----------------------------------
 
     @property
@@ -383,6 +389,8 @@ class Room:
                 for seat, record in enumerate(self.seats)
             ],
             "rematch": sorted(self.rematch_votes),
+            "concede": sorted(self.concede_votes),
+            "conceded": self.conceded,
         }
 
     def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
@@ -565,6 +573,7 @@ class Room:
 
     def _finish_match(self) -> None:
         self.rematch_votes.clear()
+        self.concede_votes.clear()
         self.standins.clear()
         for seat in list(self._away_timers):
             self._cancel_away_timer(seat)
@@ -674,6 +683,77 @@ class Room:
         self._remember(player_id, command_id)
         return self.version
 
+    # ---- conceding ----------------------------------------------------------------------
+
+    @staticmethod
+    def _side(seat: int) -> int:
+        """The side a seat plays for, which concedes and wins together: its team."""
+        return seat % 2
+
+    async def _concede(self, player_id: str, on: bool, command_id: str | None) -> int:
+        """Offer (or withdraw an offer) to concede the match for the asker's side.
+
+        A side concedes once every person of it who is at the table (connected, not played for
+        by a stand-in) has offered: a partner cannot give the match away alone, but an absent
+        one does not hold it up (docs/protocol.md, ``concede``). The match ends there, the
+        other side wins, and the history says it was conceded.
+        """
+        seat = self._require_seat(player_id)
+        self._check_fresh(player_id, command_id)
+        if self.status != PLAYING or self.match is None:
+            raise RoomError("not_playing", "There is no match in progress to concede.")
+        if on == (seat in self.concede_votes):
+            self._remember(player_id, command_id)
+            return self.version
+        votes = self.concede_votes | {seat} if on else self.concede_votes - {seat}
+        side = self._side(seat)
+        needed = {
+            i
+            for i, s in enumerate(self.seats)
+            if self._side(i) == side
+            and s.player_id is not None
+            and self._connected(i)
+            and i not in self.standins
+        }
+        if on and needed <= votes:
+            await self._end_conceded(side)
+        else:
+            old = self.concede_votes
+            self.concede_votes = votes
+            try:
+                await self._commit([], [self._room_event()])
+            except BaseException:
+                self.concede_votes = old
+                raise
+        self._remember(player_id, command_id)
+        return self.version
+
+    async def _end_conceded(self, side: int) -> None:
+        """End the match now: the other side wins; a deal in progress is left unfinished (its
+        cards are never shown, as for any deal that was not played out)."""
+        match = self.match
+        assert match is not None
+        winner = 1 - side
+        sheet = {**match.state.to_dict(), "finished": True, "winner": winner, "conceded": side}
+        old = (self.status, self.conceded, self.concede_votes)
+        # Read by the room event while it is sent:
+        self.status, self.conceded, self.concede_votes = FINISHED, side, set()
+        ops: list[Op] = [
+            MatchProgress(match.match_id, sheet, True, winner),
+            StatusChanged(FINISHED),
+        ]
+        try:
+            await self._commit(ops, [self._room_event()], game=True)
+        except BaseException:
+            self.status, self.conceded, self.concede_votes = old
+            raise
+        match.deal = match.shuffle = None
+        self._cancel_next_deal()
+        self._schedule_turn()  # disarms the turn clock: the room is no longer playing
+        self._finish_match()
+        if self.on_match_end is not None:
+            self.on_match_end(match.match_id)
+
     # ---- seats and starting ------------------------------------------------------------
 
     async def _sit(self, player_id: str, name: str, seat: int, command_id: str | None) -> int:
@@ -701,7 +781,11 @@ class Room:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
         if self.status == PLAYING:
-            raise RoomError("match_in_progress", "You cannot leave your seat during a match.")
+            # The seat stays the player's (the match and its history are theirs, and they may
+            # come back to it); a bot plays it from now on, as for a player whose grace ran out.
+            await self._stand_in(seat)
+            self._remember(player_id, command_id)
+            return self.version
         seats = list(self.seats)
         seats[seat] = SeatRecord()
         self.rematch_votes.discard(seat)
@@ -778,9 +862,10 @@ class Room:
         first_dealer = secrets.randbelow(SEATS)  # BG-1 / FR-1: drawn by the server's RNG
         state = new_match(self.ruleset, first_dealer, self.config.target)
         match = _Match(secrets.token_urlsafe(9), state)
-        old = (self.seats, self.status, self.match, set(self.rematch_votes))
+        old = (self.seats, self.status, self.match, set(self.rematch_votes), self.conceded)
         self.seats, self.status, self.match = seats, PLAYING, match
         self.rematch_votes.clear()
+        self.conceded = None
         ops = [
             *ops,
             StatusChanged(PLAYING),
@@ -795,7 +880,7 @@ class Room:
         try:
             await self._commit(ops, [self._room_event()])
         except BaseException:
-            self.seats, self.status, self.match, self.rematch_votes = old
+            self.seats, self.status, self.match, self.rematch_votes, self.conceded = old
             raise
         for seat, record in enumerate(self.seats):
             if record.player_id is not None and not self._connected(seat):
@@ -914,12 +999,22 @@ class Room:
         self._away_timers.pop(seat, None)
         if self.status != PLAYING or self._connected(seat) or self.seats[seat].player_id is None:
             return
+        await self._stand_in(seat)
+
+    async def _stand_in(self, seat: int) -> None:
+        """A bot plays this seat until its player comes back (reconnects)."""
+        if seat in self.standins:
+            return
+        votes = set(self.concede_votes)
         self.standins.add(seat)
+        self.concede_votes.discard(seat)  # an offer stands for the player, not for the bot
         try:
             await self._commit([], [self._room_event()])
         except BaseException:
             self.standins.discard(seat)
+            self.concede_votes = votes
             raise
+        self._cancel_away_timer(seat)
         self._schedule_turn()
 
     # ---- committing and sending ------------------------------------------------------------

@@ -87,6 +87,10 @@ class Bot(_Data):
     on: bool = True
 
 
+class Concede(_Data):
+    on: bool = True  # false withdraws the offer
+
+
 class Start(_Data):
     fill_with_bots: bool = False
 
@@ -113,6 +117,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "rematch": Empty,
     "entropy": Entropy,
     "next_deal": Empty,
+    "concede": Concede,
     "ping": Empty,
 }
 

@@ -375,6 +375,8 @@ class _Session:
             return await room.set_bot(player.id, data.seat, data.on, cid)
         if isinstance(data, s.Start):
             return await room.begin(player.id, data.fill_with_bots, cid)
+        if isinstance(data, s.Concede):
+            return await room.concede(player.id, data.on, cid)
         if isinstance(data, s.Entropy):
             return await room.contribute(player.id, data.commitment, data.entropy)
         if envelope.t == "leave":

@@ -1,4 +1,6 @@
-// Cards drawn with CSS: a face is a button (playable) or a span, a back is a patterned span.
+// Cards: a face is a button (playable) or a span holding the deck's SVG art (deck.js); a back
+// is a span the stylesheet paints with the deck's back.
+import { faceSvg } from "./deck.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -37,8 +39,6 @@ export function layoutHand(hand) {
 }
 
 export function cardFace(card, { button = false, extraClass = "", attrs = {} } = {}) {
-  const rank = RANK_LABEL[rankOf(card)];
-  const suit = SUIT_SYMBOL[suitOf(card)];
   const cls = `card face ${isRed(card) ? "red" : "black"} suit-${suitOf(card)} ${extraClass}`.trim();
   return h(
     button ? "button" : "span",
@@ -50,9 +50,7 @@ export function cardFace(card, { button = false, extraClass = "", attrs = {} } =
       ...attrs,
       "aria-label": attrs["aria-label"] || cardName(card),
     },
-    h("span", { class: "idx tl", "aria-hidden": "true" }, h("span", { class: "rk", text: rank }), h("span", { class: "st", text: suit })),
-    h("span", { class: "pip", "aria-hidden": "true", text: "JQK".includes(rankOf(card)) ? rank : suit }),
-    h("span", { class: "idx br", "aria-hidden": "true" }, h("span", { class: "rk", text: rank }), h("span", { class: "st", text: suit })),
+    faceSvg(card),
   );
 }
 
@@ -68,5 +66,5 @@ export function sortForShow(cards) {
 
 /** Inline text for a card, e.g. in a bidding log or a declaration: "K♠" coloured. */
 export function cardText(card) {
-  return h("span", { class: `ctext ${isRed(card) ? "red" : "black"}`, text: cardLabel(card), title: cardName(card) });
+  return h("span", { class: `ctext ${isRed(card) ? "red" : "black"} suit-${suitOf(card)}`, text: cardLabel(card), title: cardName(card) });
 }

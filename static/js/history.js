@@ -94,7 +94,8 @@ export function showHistory(app) {
             matches.map((m) => {
               const us = m.your_seat % 2;
               const sheet = m.scoresheet || { scores: [0, 0] };
-              const verdict = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
+              const won = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
+              const verdict = typeof m.conceded === "number" ? `${won} · ${t("conceded_mark")}` : won;
               return h(
                 "tr",
                 { dataset: { match: m.id } },

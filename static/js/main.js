@@ -10,6 +10,7 @@ import { showHistory, showMatch, showReplay } from "./history.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./ratings.js";
 import { dropToasts } from "./ui.js";
+import { applyPrefs } from "./prefs.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -64,4 +65,5 @@ onLangChange(() => {
   if (page && page.relang) page.relang();
   else route();
 });
+applyPrefs();
 route();

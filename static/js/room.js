@@ -7,6 +7,12 @@ import { forgetPlayer, getPlayer } from "./identity.js";
 import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm } from "./lobby.js";
+import { prefsControls } from "./prefs.js";
+import { avatar, seatState, teamScores } from "./plates.js";
+import { createMotion } from "./motion.js";
+import { playSound } from "./sound.js";
+import { turnSignal } from "./signal.js";
+import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
 
@@ -58,6 +64,7 @@ export function showRoom(app, code) {
     nextAsked: false, // this player pressed "Next deal" during the pause
     playedForYou: [], // what the server played for this player since they last looked
     leaveTo: null, // a link the player followed during the match: asked to confirm
+    exitAsk: null, // "leave" or "concede": the player pressed it, the dialog asks first
     armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
     keyboard: false,
     status: "connecting",
@@ -78,6 +85,7 @@ export function showRoom(app, code) {
   const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
+  const motion = createMotion(root); // cosmetic: drawn state first, animations after (motion.js)
 
   chatForm.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -220,7 +228,7 @@ export function showRoom(app, code) {
       case "snapshot":
         S.room = d.room;
         S.you = d.you || { seat: null, player_id: player.id };
-        S.scoresheet = d.scoresheet;
+        S.scoresheet = withConcession(d.scoresheet, d.room);
         S.number = d.number;
         S.deal = d.deal;
         S.turn = d.turn;
@@ -232,6 +240,8 @@ export function showRoom(app, code) {
         break;
       case "room":
         S.room = d;
+        S.scoresheet = withConcession(S.scoresheet, d);
+        if (d.status !== "playing") S.exitAsk = null;
         break;
       case "deal":
         contribute(d.shuffle, false);
@@ -249,12 +259,14 @@ export function showRoom(app, code) {
         S.showLastTrick = false;
         break;
       case "action":
+        if (S.deal && d.deal && d.deal.bids.length === S.deal.bids.length) playSound("card");
         if (d.auto && d.seat === me() && S.room && !S.room.seats[d.seat].bot) notePlayedForYou(S.deal, d.deal);
         S.deal = d.deal;
         S.turn = d.turn;
         S.armedBid = null;
         break;
       case "deal_end":
+        if (me() !== null) playSound(dealWon(d.result) ? "won" : "lost");
         S.lastResult = d;
         S.scoresheet = d.scoresheet;
         S.showResult = true;
@@ -335,6 +347,7 @@ export function showRoom(app, code) {
     if (!S.room) return;
     const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
     const focused = active.card || active.bid || null;
+    const shot = motion.capture();
     renderTop();
     renderTable();
     renderInfo();
@@ -352,6 +365,23 @@ export function showRoom(app, code) {
     root.dataset.version = String(conn.version);
     tickClocks();
     restoreFocus(focused);
+    motion.play(shot, { deal: S.deal, number: S.number });
+    turnCues();
+  }
+
+  // ---- sound and the tab's signal (sound.js, signal.js) -----------------------------------
+  let wasMyTurn = false;
+  function turnCues() {
+    const mine = Boolean(myTurn());
+    if (mine && !wasMyTurn) playSound("turn");
+    wasMyTurn = mine;
+    turnSignal(mine);
+  }
+  /** Whether this player's team took more of the deal than the other (a dash counts 0). */
+  function dealWon(result) {
+    const mp = (result && result.mp) || [0, 0];
+    const us = usTeam();
+    return (mp[us] || 0) > (mp[1 - us] || 0);
   }
 
   function renderTop() {
@@ -370,6 +400,7 @@ export function showRoom(app, code) {
         h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
         house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
       ),
+      prefsControls(),
       h(
         "div",
         { class: "invite" },
@@ -445,11 +476,12 @@ export function showRoom(app, code) {
       "div",
       {
         class: `seat pos-${position(seat)} team-${seat % 2 === usTeam() ? "us" : "them"} ${turn ? "turn" : ""}`,
-        dataset: { seat: String(seat) },
+        dataset: { seat: String(seat), state: seatState(record) },
       },
       h(
         "div",
         { class: "seat-head" },
+        avatar(seatName(room, seat), seatState(record)),
         h("span", { class: "seat-name", text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
         badges,
         turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
@@ -501,7 +533,7 @@ export function showRoom(app, code) {
             deal.legal.map((a) =>
               h("button", {
                 type: "button",
-                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""} ${S.armedBid === a.bid ? "armed" : ""} ${S.pendingCard === a.bid ? "pending" : ""}`,
+                class: `bid ${a.bid === "pass" ? "pass" : ""} ${SUIT_OF_NAME[a.bid] === "H" || SUIT_OF_NAME[a.bid] === "D" ? "red" : ""} ${SUIT_OF_NAME[a.bid] ? `suit-${SUIT_OF_NAME[a.bid]}` : ""} ${S.armedBid === a.bid ? "armed" : ""} ${S.pendingCard === a.bid ? "pending" : ""}`,
                 dataset: { bid: a.bid },
                 text: contractLabel(a.bid),
                 "aria-busy": S.pendingCard === a.bid ? "true" : null,
@@ -670,6 +702,7 @@ export function showRoom(app, code) {
     const room = S.room;
     const sheet = S.scoresheet;
     const parts = [h("h3", { text: t("match_over") })];
+    if (typeof room.conceded === "number") parts.push(h("p", { class: "conceded", id: "conceded", text: concededText(room.conceded, me() === null ? null : usTeam(), teamNames()) }));
     if (sheet && sheet.winner !== null && sheet.winner !== undefined) {
       parts.push(
         h("p", {
@@ -708,7 +741,7 @@ export function showRoom(app, code) {
       const scores = S.scoresheet ? S.scoresheet.scores : [0, 0];
       const us = usTeam();
       const labels = shortTeamNames();
-      parts.push(h("div", { class: "felt-score", id: "felt-score", text: `${labels[us]} ${scores[us]} · ${labels[1 - us]} ${scores[1 - us]}` }));
+      parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, us, teamNames())));
     }
     return parts;
   }
@@ -757,6 +790,7 @@ export function showRoom(app, code) {
         hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
       ),
       leaveDialog(),
+      exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
   }
@@ -824,8 +858,9 @@ export function showRoom(app, code) {
         }),
       );
     }
-    replace(info, parts);
-    info.hidden = !parts.length; // no empty box in the waiting room
+    parts.push(exitControls({ room: S.room, seat: me(), ask: askExit, command, name }));
+    replace(info, parts.filter(Boolean));
+    info.hidden = !parts.some(Boolean); // no empty box in the waiting room
   }
 
   function renderSheet() {
@@ -935,6 +970,24 @@ export function showRoom(app, code) {
   }
   document.addEventListener("click", onLinkClick, true);
 
+  // ---- leaving the match, conceding it (exit.js) ---------------------------------------
+  function askExit(kind) {
+    S.exitAsk = kind;
+    render();
+    document.getElementById("exit-stay")?.focus();
+  }
+  function closeExit() {
+    S.exitAsk = null;
+    render();
+  }
+  async function confirmExit() {
+    const kind = S.exitAsk;
+    S.exitAsk = null;
+    render();
+    const done = await command(kind, kind === "concede" ? { on: true } : {});
+    if (done !== null && kind === "leave") go("#/");
+  }
+
   function leaveDialog() {
     if (S.leaveTo === null) return null;
     const close = () => {
@@ -976,6 +1029,7 @@ export function showRoom(app, code) {
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("click", onLinkClick, true);
       banner(null);
+      turnSignal(false);
       if (window.__belote && window.__belote.conn === conn) delete window.__belote;
     },
     relang() {

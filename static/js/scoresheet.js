@@ -15,7 +15,7 @@ export function contractLabel(contract, multiplier = 1) {
 export function contractBadge(contract, multiplier = 1) {
   const suit = SUIT_OF_NAME[contract];
   const red = suit === "H" || suit === "D";
-  return h("span", { class: `contract ${red ? "red" : ""}`, text: contractLabel(contract, multiplier) });
+  return h("span", { class: `contract ${red ? "red" : ""} ${suit ? `suit-${suit}` : ""}`, text: contractLabel(contract, multiplier) });
 }
 
 const mpText = (value) => (value === null || value === undefined ? t("dash") : String(value));
@@ -62,7 +62,11 @@ export function scoresheetTable(sheet, us, teamNames) {
         h("td", { class: "notes" }, sheet.hanging ? h("span", { class: "note hanging", text: t("hanging_mark", { n: sheet.hanging }) }) : null, h("span", { class: "note", text: `/ ${sheet.target}` })),
       ),
       winner !== null
-        ? h("tr", { class: "winner-row" }, h("td", { colspan: "4", class: "winner", text: t("winner_is", { team: teamNames[winner] }) }))
+        ? h(
+            "tr",
+            { class: "winner-row" },
+            h("td", { colspan: "4", class: "winner" }, t("winner_is", { team: teamNames[winner] }), typeof sheet.conceded === "number" ? h("span", { class: "note conceded", id: "sheet-conceded", text: ` (${t("conceded_team", { team: teamNames[sheet.conceded] })})` }) : null),
+          )
         : null,
     ),
   );

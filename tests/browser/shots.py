@@ -5,7 +5,8 @@
 Starts the app on a free port with a temporary database (as the browser tests do) and, for a
 desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves the lobby, the
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
-history and the replay of a deal: ``{page}-{lang}-{desktop|phone}.png``.
+history and the replay of a deal (and the table with the four-colour deck):
+``{page}-{lang}-{desktop|phone}.png``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
             ui.bid(page, prefer="hearts")
         elif step == "play":
             if "play" not in seen and page.get_attribute("#trick", "data-count") not in ("0", None):
+                page.wait_for_timeout(400)  # let the card that was just played land
                 shoot(page, out, f"play-{tag}")
+                page.check("#pref-four-colour")
+                shoot(page, out, f"play-four-colour-{tag}")
+                page.uncheck("#pref-four-colour")
                 seen.add("play")
             ui.play(page)
         elif step == "result":

@@ -10,7 +10,7 @@ import pytest
 
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
-from app.rooms.ports import ActionTaken
+from app.rooms.ports import ActionTaken, MatchProgress
 from app.rooms.room import FINISHED, PLAYING, Room, RoomTimings
 from app.rules import action_to_dict, legal_actions
 from tests.rooms.fakes import Inbox, MemoryStore
@@ -220,7 +220,7 @@ async def test_seats_bots_and_start_check_who_asks(manager: RoomManager) -> None
     assert room.status == PLAYING
     assert [s.bot for s in room.seats] == [False, True, False, True]
     with pytest.raises(RoomError) as error:
-        await room.leave(GUEST)
+        await room.sit(GUEST, "Guest", 1)
     assert error.value.code == "match_in_progress"
 
 
@@ -393,3 +393,99 @@ async def test_the_sweeper_puts_away_a_room_nobody_uses(store: MemoryStore) -> N
         assert [r.config.code for r in manager.public_rooms()] == [watched.config.code]
     finally:
         await manager.close()
+
+
+async def partners_room(manager: RoomManager) -> tuple[Room, Inbox, Inbox]:
+    """The host in seat 0 and the guest in seat 2 (one team), bots in seats 1 and 3; playing."""
+    room = await manager.create(
+        HOST,
+        "Host",
+        {"preset": "bulgarian"},
+        target=None,
+        public=False,
+        turn_seconds=0,
+        bots=(1, 3),
+    )
+    await room.sit(GUEST, "Guest", 2)
+    host, guest = Inbox(HOST), Inbox(GUEST)
+    await room.connect(host, None)
+    await room.connect(guest, None)
+    await room.begin(HOST, fill_with_bots=False)
+    return room, host, guest
+
+
+async def test_a_team_concedes_only_when_every_member_at_the_table_agrees(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    with pytest.raises(RoomError) as error:
+        await (await bot_room(manager)).concede(HOST)
+    assert error.value.code == "not_playing"  # no match yet
+    room, host, _ = await partners_room(manager)
+    with pytest.raises(RoomError) as error:
+        await room.concede("watcher")
+    assert error.value.code == "not_seated"
+    await room.concede(HOST)
+    offered = await host.wait(lambda f: f["t"] == "room" and f["d"]["concede"] == [0])
+    assert offered["d"]["status"] == PLAYING  # one partner cannot give the match away alone
+    await room.concede(HOST, on=False)
+    await host.wait(lambda f: f["t"] == "room" and f["d"]["concede"] == [])
+    await room.concede(HOST)
+    await room.concede(GUEST)
+    over = await host.wait(finished)
+    assert over["d"]["conceded"] == 0 and over["d"]["concede"] == []
+    assert room.match is not None and room.match.deal is None  # the deal in progress is dropped
+    (last,) = [op for op in store.ops(MatchProgress) if op.finished]
+    assert (last.winner, last.scoresheet["conceded"], last.scoresheet["winner"]) == (1, 0, 1)
+    with pytest.raises(RoomError) as error:
+        await room.concede(GUEST)
+    assert error.value.code == "not_playing"
+    await room.rematch(HOST)
+    await room.rematch(GUEST)
+    assert room.status == PLAYING and room.summary()["conceded"] is None
+
+
+async def test_an_absent_partner_does_not_hold_a_concession_up(manager: RoomManager) -> None:
+    room, host, guest = await partners_room(manager)
+    await room.disconnect(guest)
+    await room.concede(HOST)
+    over = await host.wait(finished)
+    assert over["d"]["conceded"] == 0
+
+
+async def test_a_player_who_leaves_a_match_gets_a_stand_in_at_once_and_may_come_back(
+    manager: RoomManager,
+) -> None:
+    room, host, guest = await partners_room(manager)  # grace period: the default minute
+    await room.leave(GUEST)
+    left = await host.wait(lambda f: f["t"] == "room" and f["d"]["seats"][2]["standin"])
+    assert left["d"]["seats"][2]["player"]["id"] == GUEST  # the seat stays the guest's
+    await room.disconnect(guest)
+    assert 2 in room.standins  # still played for by the bot, with no grace period to wait out
+    back = Inbox(GUEST)
+    await room.connect(back, None)
+    assert 2 not in room.standins
+
+
+async def test_a_concession_that_cannot_be_stored_changes_nothing(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await bot_room(manager)  # the host's partner is a bot: the host concedes alone
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    await my_turn(inbox, room)
+    version = room.version
+    store.fail_next = True
+    with pytest.raises(RoomError) as error:
+        await room.concede(HOST)
+    assert error.value.code == "server_error"
+    summary = room.summary()
+    assert (room.status, room.version, summary["conceded"], summary["concede"]) == (
+        PLAYING,
+        version,
+        None,
+        [],
+    )
+    assert room.match is not None and room.match.deal is not None  # the deal goes on
+    await room.concede(HOST)  # asked again, it goes through
+    assert room.status == FINISHED and room.summary()["conceded"] == 0

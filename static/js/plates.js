@@ -1,0 +1,34 @@
+// What the seat plates and the score chip on the felt show beyond a name: each player's state
+// at a glance (a dot: at the table, away, played by a stand-in bot, a bot), and which colour is
+// which team, so the coloured edges of the plates explain themselves.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** "here", "away", "standin", "bot" or "empty", from a seat of the room (docs/protocol.md). */
+export function seatState(record) {
+  if (record.bot) return "bot";
+  if (!record.player) return "empty";
+  if (record.standin) return "standin";
+  return record.connected ? "here" : "away";
+}
+
+const STATE_WORD = { here: "state_connected", away: "away", standin: "standin", bot: "state_bot" };
+
+/** A round badge with the player's initial and a dot for their state (its word as a tooltip). */
+export function avatar(label, state) {
+  if (state === "empty") return null;
+  const initial = [...(label || "?").trim()][0] || "?"; // a bot's face is drawn by the stylesheet
+  return h(
+    "span",
+    { class: `avatar state-${state}`, title: t(STATE_WORD[state]), "aria-label": t(STATE_WORD[state]), role: "img" },
+    h("span", { class: "initial", "aria-hidden": "true", text: state === "bot" ? "" : initial.toUpperCase() }),
+    h("span", { class: "dot", "aria-hidden": "true" }),
+  );
+}
+
+/** The score on the felt, each team beside the colour its plates are edged with. */
+export function teamScores(labels, scores, us, names) {
+  const team = (side, cls) =>
+    h("span", { class: `team-chip ${cls}`, title: names[side] }, h("span", { class: "swatch", "aria-hidden": "true" }), `${labels[side]} `, h("strong", { text: String(scores[side]) }));
+  return [team(us, "us"), " ", team(1 - us, "them")];
+}

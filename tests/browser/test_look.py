@@ -1,0 +1,107 @@
+"""The table's look and feel in a real Chromium (issue 11, "What players expect"): the SVG deck
+and its four-colour option, motion that never holds the state back and stops under "reduce
+motion", sound off until asked for, and the tab saying when it is your turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+
+pytestmark = pytest.mark.browser
+
+# Counts the audio contexts the page makes: none while sound is off.
+COUNT_AUDIO = """
+window.__audio = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  constructor(...args) { super(...args); window.__audio += 1; }
+};
+"""
+# The colour a club is drawn in (on a card made for the purpose: the hand may hold none).
+CLUB_COLOUR = """() => { const c = document.createElement('span'); c.className = 'card face suit-C';
+  document.querySelector('#table').append(c); const colour = getComputedStyle(c).color;
+  c.remove(); return colour; }"""
+
+
+def table(new_page: Any, **options: Any) -> Any:
+    page = new_page(**options)
+    page.add_init_script(COUNT_AUDIO)
+    ui.set_name(page, "Looker")
+    ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    return page
+
+
+def play_one_card(page: Any) -> str:
+    while True:
+        step = ui.wait_next(page)
+        if step == "bid":
+            ui.bid(page, prefer="hearts")
+        elif step == "play":
+            return ui.play(page)
+        else:
+            raise AssertionError(f"no card to play: {step}")
+
+
+def test_the_deck_is_drawn_in_svg_and_four_colours_are_remembered(new_page: Any) -> None:
+    page = table(new_page)
+    page.wait_for_selector("#hand .card svg.face-art")
+    assert page.query_selector(".seat .backs .card.back") is not None
+    back = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.card.back')).backgroundImage"
+    )
+    assert back.startswith('url("data:image/svg+xml')  # the deck's own back
+    assert page.evaluate(CLUB_COLOUR) == "rgb(22, 24, 26)"  # clubs black by default
+    page.check("#pref-four-colour")
+    assert page.evaluate(CLUB_COLOUR) == "rgb(23, 128, 61)"  # green
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert page.is_checked("#pref-four-colour")
+    assert page.evaluate("() => document.documentElement.classList.contains('four-colour')")
+
+
+def drawn_at_once(page: Any, card: str) -> None:
+    """The played card has left the drawn hand as soon as the state says so, whatever moves."""
+    page.wait_for_function(
+        """card => !window.__belote.state.deal.hand.includes(card)
+          && !document.querySelector(`#hand .card[data-card='${card}']`)""",
+        arg=card,
+    )
+
+
+def test_motion_is_cosmetic_and_off_under_reduced_motion(new_page: Any) -> None:
+    page = table(new_page)
+    page.evaluate(
+        """() => { window.__moves = 0; const real = Element.prototype.animate;
+          Element.prototype.animate = function (...args) { window.__moves += 1;
+            return real.apply(this, args); }; }"""
+    )
+    drawn_at_once(page, play_one_card(page))
+    page.wait_for_function("() => window.__moves > 0")  # the card travelled (and more moved)
+
+    calm = table(new_page, reduced_motion="reduce")
+    drawn_at_once(calm, play_one_card(calm))
+    play_one_card(calm)
+    assert calm.evaluate("() => document.getAnimations().length") == 0
+
+
+def test_sound_is_off_until_asked_for_and_the_tab_says_your_turn(new_page: Any) -> None:
+    page = table(new_page)
+    ui.wait_next(page)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    assert "circle" in (page.get_attribute("link[rel=icon]", "href") or "")
+    play_one_card(page)
+    assert page.evaluate("() => window.__audio") == 0  # off by default: no sound made
+    page.check("#pref-sound")
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert page.is_checked("#pref-sound")  # remembered
+    play_one_card(page)
+    page.wait_for_function("() => window.__audio > 0")
+    page.click("#nav-lobby")
+    page.click("#leave-go")
+    page.wait_for_selector("#create-form")
+    assert not page.title().startswith("●")  # away from the table, the tab is quiet again
