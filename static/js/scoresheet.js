@@ -47,7 +47,7 @@ export function scoresheetTable(sheet, order, teamNames) {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { text: t("deal_col") }), order.map((side) => h("th", { class: "side", text: teamNames[side] })), h("th", { class: "notes" })),
+      h("tr", {}, h("th", { text: t("deal_col") }), order.map((side) => h("th", { class: "side-col", text: teamNames[side] })), h("th", { class: "notes" })),
     ),
     h("tbody", {}, rows),
     h(
