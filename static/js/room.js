@@ -801,7 +801,7 @@ export function showRoom(app, code) {
       ),
       h(
         "div",
-        { class: "mine" },
+        { class: `mine ${deal && deal.stacks && me() !== null ? "with-stacks" : ""}` },
         // Above the hand, outside anything that can be opened over the table.
         myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
         declarePanel(),
