@@ -22,7 +22,9 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     ui.create_room(page, bots=(1, 2), target=15, preset="bulgarian3")
     names = [page.inner_text(f".seat[data-seat='{s}'] .seat-name") for s in range(3)]
     assert names == ["Ann", "Bot 2", "Bot 3"] and page.locator(".seat").count() == 3
-    positions = [page.get_attribute(f".seat[data-seat='{s}']", "class").split()[1] for s in range(3)]
+    positions = [
+        page.get_attribute(f".seat[data-seat='{s}']", "class").split()[1] for s in range(3)
+    ]
     assert positions == ["pos-bottom", "pos-right", "pos-left"]
     ui.start(page)
     plays = 0
