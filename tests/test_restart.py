@@ -21,7 +21,6 @@ from app.settings import Settings
 from tests.conftest import Server, free_port, new_guest, ws_client
 from tests.transport.test_bad_input import latest_deal
 
-
 PRESETS = ("bulgarian", "bulgarian3", "open_belot")
 
 
