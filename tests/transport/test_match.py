@@ -14,6 +14,7 @@ import subprocess
 import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -35,15 +36,27 @@ from tests.conftest import Server, new_guest, ws_client
 from tests.transport.play import contribute, early_seeds, leaks, play_seat
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+# Every preset, and the house rules that change what a view holds: the Croatian pair (CRO-3),
+# sur-contra in the bidding (SUR-1), a face-down table card turned at once (OB-11).
+RULES = [
+    *({"preset": p} for p in PRESETS),
+    {"preset": "bulgarian", "house_rules": {"croatian_deal": True, "sur_contra": "x8"}},
+    {"preset": "open_belot", "house_rules": {"open_reveal": "at_once"}},
+]
+
+
+@pytest.mark.parametrize(
+    "rules", RULES, ids=lambda r: "+".join([r["preset"], *r.get("house_rules", {})])
+)
 async def test_a_whole_match_leaks_no_card_and_replays_to_the_same_scoresheet(
-    server: Server, http: httpx.AsyncClient, tmp_path: Path, preset: str
+    server: Server, http: httpx.AsyncClient, tmp_path: Path, rules: dict[str, Any]
 ) -> None:
+    preset = rules["preset"]
     seats = Ruleset.of(preset).seats
     guests = [await new_guest(http, f"Player {i}") for i in range(seats)]
     created = await http.post(
         "/api/rooms",
-        json={"rules": {"preset": preset}, "public": True, "turn_seconds": 0},
+        json={"rules": rules, "public": True, "turn_seconds": 0},
         headers=guests[0].auth,
     )
     assert created.status_code == 201, created.text
