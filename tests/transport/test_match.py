@@ -35,7 +35,6 @@ from app.rules import (
 from tests.conftest import Server, new_guest, ws_client
 from tests.transport.play import contribute, early_seeds, leaks, play_seat
 
-
 # Every preset, and the house rules that change what a view holds: the Croatian pair (CRO-3),
 # sur-contra in the bidding (SUR-1), a face-down table card turned at once (OB-11).
 RULES = [
