@@ -157,7 +157,7 @@ function createForm(rules) {
           }
           return h(
             "div",
-            { class: "house-rule" },
+            { class: `house-rule ${typeof rule.default === "boolean" ? "" : "choice"}` },
             control,
             h("label", { for: id }, h("span", { class: "rule-name", text: houseRuleName(rule) }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
             h("p", { class: "explain", text: houseRuleHelp(rule) }),

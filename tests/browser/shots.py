@@ -7,7 +7,8 @@ desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
 history and the replay of a deal: ``{page}-{lang}-{desktop|phone}.png``; then the tables for
 three and two (``bulgarian3``, ``bulgarian2``, ``open_belot``) during the bidding and during
-play, and their scoresheet after a deal: ``{preset}-{page}-{lang}-{device}.png``.
+play, their scoresheet after a deal and the replay of that deal:
+``{preset}-{page}-{lang}-{device}.png``.
 """
 
 from __future__ import annotations
@@ -124,9 +125,12 @@ def small_tables(browser: Any, base: str, out: Path, lang: str, device: str) -> 
                 seen.add("result")
             else:
                 break
+        match_id = page.evaluate("() => window.__belote.state.room.match_id")
         page.click("#next-deal")
-        page.click("#nav-lobby")
-        page.click("#leave-go")
+        page.goto(f"/#/m/{match_id}/d/1")  # the replay of the deal just played
+        page.wait_for_selector("#replay-step")
+        page.select_option("#replay-jump", index=1)
+        shoot(page, out, tag.format("replay"), full=True)
     context.close()
 
 
