@@ -4,7 +4,7 @@ import { get } from "./api.js";
 import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { cardFace, cardText, layoutHand } from "./cards.js";
+import { cardBack, cardFace, cardText, layoutHand } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
 import { showError } from "./ui.js";
@@ -206,6 +206,40 @@ function dealtFive(record) {
   return hands;
 }
 
+/** Open Belot: each player's four table stacks as dealt, `{up, down}` (OB-3..OB-6: five cards to
+ * each hand, then a face-down card to each stack of each player, then a face-up one); null in
+ * the other presets. */
+function tableStacks(record) {
+  if (record.rules.preset !== "open_belot") return null;
+  const stacks = [0, 1].map(() => [0, 1, 2, 3].map(() => ({ up: null, down: null })));
+  let i = 10;
+  for (const slot of ["down", "up"]) {
+    for (let k = 0; k < 4; k++) {
+      for (let j = 1; j <= 2; j++) stacks[(record.dealer + j) % 2][k][slot] = record.deck[i++];
+    }
+  }
+  return stacks;
+}
+
+/** A player's stacks at a step of the replay, given the cards played so far: the face-up card
+ * until played, then the card it covered, face up (the replay shows every card once dealt). */
+function stacksAt(stacks, played) {
+  return h(
+    "div",
+    { class: "stacks" },
+    stacks.map((stack) => {
+      const up = played.has(stack.up) ? (played.has(stack.down) ? null : stack.down) : stack.up;
+      const covered = !played.has(stack.up);
+      return h(
+        "div",
+        { class: `stack ${up ? "" : "no-up"} ${covered ? "has-down" : ""}` },
+        covered ? cardBack("stack-down") : null,
+        up ? cardFace(up, { extraClass: "stack-up" }) : null,
+      );
+    }),
+  );
+}
+
 export function showReplay(app, matchId, number) {
   const box = h("section", { class: "panel wide replay", id: "replay" }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
@@ -267,7 +301,11 @@ export function showReplay(app, matchId, number) {
     const done = record.actions.slice(0, step);
     // Until the first card is played only five cards are dealt (the rest come after the bidding).
     const bidding = !done.some((a) => a.play);
-    const hands = (bidding ? dealtFive(record) : initialHands(record)).map((cards) => [...cards]);
+    const stacks = tableStacks(record);
+    const onTable = new Set(stacks ? stacks.flat().flatMap((s) => [s.up, s.down]) : []);
+    const played = new Set(done.filter((a) => a.play).map((a) => a.play));
+    // Open Belot's table cards are drawn as the stacks, not in the hand.
+    const hands = (bidding ? dealtFive(record) : initialHands(record)).map((cards) => cards.filter((c) => !onTable.has(c)));
     const bids = [];
     let trick = [];
     let lastTrick = null;
@@ -308,6 +346,7 @@ export function showReplay(app, matchId, number) {
         { class: `seat pos-${pos(seat)} team-${sideOf(n, seat) === (us ?? 0) ? "us" : "them"}` },
         h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? h("span", { class: "badge dealer", text: "D" }) : null),
         h("div", { class: "open-hand" }, layoutHand(hands[seat]).map((c) => cardFace(c, { extraClass: "small" }))),
+        stacks ? stacksAt(stacks[seat], played) : null,
         h(
           "div",
           { class: "seat-extras" },
