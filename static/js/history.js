@@ -167,7 +167,7 @@ export function showMatch(app, matchId) {
       );
       box.append(
         h("h2", { text: `${t(`preset_${match.rules.preset}`)} — ${t("target")} ${match.target}` }),
-        match.scoresheet ? scoresheetTable(match.scoresheet, sideOrder(n, us), names) : "",
+        match.scoresheet ? scoresheetTable(match.scoresheet, sideOrder(n, us), names, !teamsPlay(n)) : "",
         h("p", {}, downloadButton(t("download_match"), `/api/matches/${encodeURIComponent(matchId)}/record`, `match-${matchId}.json`, "download-match")),
         h("h3", { text: t("deals") }),
         deals,

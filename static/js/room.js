@@ -892,7 +892,7 @@ export function showRoom(app, code) {
     const sheet =
       S.scoresheet ||
       (S.room.status === "waiting" ? null : { lines: [], scores: sidesOf(seats()).map(() => 0), hanging: 0, target: S.room.target, finished: false, winner: null });
-    if (sheet) sheetBox.append(scoresheetTable(sheet, columns(), shortTeamNames()));
+    if (sheet) sheetBox.append(scoresheetTable(sheet, columns(), shortTeamNames(), !teamsPlay(seats())));
     sheetBox.hidden = !sheet; // nothing to show before the first match
   }
 

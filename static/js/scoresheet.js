@@ -21,8 +21,10 @@ export function contractBadge(contract, multiplier = 1) {
 
 const mpText = (value) => (value === null || value === undefined ? t("dash") : String(value));
 
-/** `order`: the sides in the order of the columns (the viewer's first); `teamNames[side]`. */
-export function scoresheetTable(sheet, order, teamNames) {
+/** `order`: the sides in the order of the columns (the viewer's first); `teamNames[side]`;
+ * `players`: the sides are players (three or two at the table), not teams. */
+export function scoresheetTable(sheet, order, teamNames, players = false) {
+  const legend = players ? t("taker_legend_player") : t("taker_legend");
   const rows = sheet.lines.map((line, i) => {
     const notes = [];
     if (line.void) notes.push(h("span", { class: "note", text: t("void_deal") }));
@@ -32,7 +34,7 @@ export function scoresheetTable(sheet, order, teamNames) {
     const cell = (team) => {
       const value = line.mp[team];
       const taker = !line.void && line.contracting_team === team;
-      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), title: taker ? t("taker_legend") : null, text: mpText(value) });
+      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), title: taker ? legend : null, text: mpText(value) });
     };
     // Notes are words side by side: a space between them ("♥ Hearts valat", not "Heartsvalat").
     const spaced = notes.flatMap((note, j) => (j ? [" ", note] : [note]));
@@ -43,7 +45,7 @@ export function scoresheetTable(sheet, order, teamNames) {
   return h(
     "table",
     { class: "scoresheet", dataset: { finished: String(Boolean(sheet.finished)), columns: String(order.length) } },
-    underlined ? h("caption", { class: "legend", text: t("taker_legend") }) : null,
+    underlined ? h("caption", { class: "legend", text: legend }) : null,
     h(
       "thead",
       {},
