@@ -16,9 +16,12 @@ from contextlib import AsyncExitStack, contextmanager
 
 import httpx
 
+from app.rules import Ruleset
 from app.settings import Settings
 from tests.conftest import Server, free_port, new_guest, ws_client
 from tests.transport.test_bad_input import latest_deal
+
+PRESETS = ("bulgarian", "bulgarian3", "open_belot")
 
 
 @contextmanager
@@ -62,9 +65,13 @@ async def test_a_killed_server_restores_every_room_at_the_same_card(database_url
     with server_process(database_url, port) as process:
         await wait_healthy(server.url, process)
         async with httpx.AsyncClient(base_url=server.url) as http:
-            hosts = [await new_guest(http, f"Host {i}") for i in range(3)]
-            for host in hosts:
-                created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+            hosts = [await new_guest(http, f"Host {i}") for i in range(len(PRESETS))]
+            for host, preset in zip(hosts, PRESETS, strict=True):  # tables of 4, 3 and 2
+                body = {
+                    "rules": {"preset": preset},
+                    "bots": list(range(1, Ruleset.of(preset).seats)),
+                }
+                created = await http.post("/api/rooms", json=body, headers=host.auth)
                 codes.append(created.json()["room"]["code"])
                 await http.post(f"/api/rooms/{codes[-1]}/start", headers=host.auth)
             async with AsyncExitStack() as stack:

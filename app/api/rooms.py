@@ -16,7 +16,7 @@ from app.api.paths import RoomCode
 from app.api.services import CreationLimit, PlayerDep, ServicesDep
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
-from app.rules import HOUSE_RULES, PRESETS
+from app.rules import HOUSE_RULES, PRESETS, Ruleset
 
 router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(422))
 ROOM_CALL = responses(404, 503)  # every call naming a room by its code
@@ -86,6 +86,12 @@ async def rules() -> dict[str, Any]:
     """The presets and their house rules with defaults and short explanations."""
     return {
         "presets": list(PRESETS),
+        # What each preset fixes that a form needs: its seats (4, 3 or 2: which seats may get
+        # a bot) and the target a room gets when none is chosen.
+        "tables": {
+            preset: {"seats": base.seats, "target": base.default_target}
+            for preset, base in ((p, Ruleset.of(p)) for p in PRESETS)
+        },
         "house_rules": [
             {
                 "name": rule.name,

@@ -81,10 +81,12 @@ class History:
         async with self._sessions() as session:
             rows = (await session.execute(query)).all()
             seats = await self._seats_of(session, [match.id for match, _, _ in rows])
-        return [
-            {**self._summary(match, code, seats.get(match.id, [])), "your_seat": seat}
-            for match, seat, code in rows
-        ]
+        out = []
+        for match, seat, code in rows:
+            summary = self._summary(match, code, seats.get(match.id, []))
+            side = next(i for i, members in enumerate(summary["sides"]) if seat in members)
+            out.append({**summary, "your_seat": seat, "your_side": side})
+        return out
 
     async def match(self, match_id: str, reader: str | None) -> dict[str, Any] | None:
         """A match with its scoresheet and the finished deals' results (None: no such match
@@ -223,6 +225,9 @@ class History:
             "id": match.id,
             "room": code,
             "rules": match.rules,
+            # Who scores together, from the match's rules (a team of two, or one player):
+            # the scoresheet's columns and `winner` count sides, not seats.
+            "sides": [list(side) for side in Ruleset.from_dict(match.rules).sides],
             "target": match.target,
             "first_dealer": match.first_dealer,
             "started_at": match.started_at.isoformat(),

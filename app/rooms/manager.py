@@ -28,7 +28,7 @@ from app.rooms.ports import (
     ShuffleCommitted,
     Store,
 )
-from app.rooms.room import FINISHED, SEATS, WAITING, Room, RoomTimings
+from app.rooms.room import FINISHED, WAITING, Room, RoomTimings, check_seat
 from app.rooms.shuffle import new_seed
 from app.rooms.thinking import InlineBot
 from app.rules import Ruleset
@@ -172,14 +172,13 @@ class RoomManager:
             raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
         if bot_level not in LEVELS:
             raise RoomError("bad_request", f"Bot levels are {', '.join(LEVELS)}.")
-        seats = [SeatRecord() for _ in range(SEATS)]
+        seats = [SeatRecord() for _ in range(ruleset.seats)]
         for seat in bots:
-            if not 0 <= seat < SEATS or seat == host_seat:
+            if not 0 <= seat < ruleset.seats or seat == host_seat:
                 raise RoomError("bad_seat", f"Cannot put a bot in seat {seat}.")
             seats[seat] = SeatRecord(None, "Bot", True)
         if host_seat is not None:
-            if not 0 <= host_seat < SEATS:
-                raise RoomError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+            check_seat(host_seat, ruleset.seats)
             seats[host_seat] = SeatRecord(host_id, host_name, False)
         config = RoomConfig(
             code=new_code(),

@@ -51,6 +51,7 @@ from app.rules import (
     Phase,
     RuleError,
     Ruleset,
+    SeatView,
     action_from_dict,
     action_to_dict,
     apply,
@@ -63,7 +64,6 @@ from app.rules import (
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-SEATS = 4
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 
@@ -120,7 +120,9 @@ class Room:
         self.status = status
         self.version = version
         self.game_version = version  # version of the last event that changed the deal
-        self.seats: list[SeatRecord] = list(seats) or [SeatRecord() for _ in range(SEATS)]
+        self.seats: list[SeatRecord] = list(seats) or [
+            SeatRecord() for _ in range(self.ruleset.seats)
+        ]
         self.match: _Match | None = None
         self.chat: list[dict[str, Any]] = []
         self.rematch_votes: set[int] = set()
@@ -685,10 +687,10 @@ class Room:
 
     # ---- conceding ----------------------------------------------------------------------
 
-    @staticmethod
-    def _side(seat: int) -> int:
-        """The side a seat plays for, which concedes and wins together: its team."""
-        return seat % 2
+    def _side(self, seat: int) -> int:
+        """The side a seat plays for, which concedes and wins together: its team at four
+        seats, the player alone at three and two (BGN-3)."""
+        return self.ruleset.seat_sides[seat]
 
     async def _concede(self, player_id: str, on: bool, command_id: str | None) -> int:
         """Offer (or withdraw an offer) to concede the match for the asker's side.
@@ -729,11 +731,13 @@ class Room:
         return self.version
 
     async def _end_conceded(self, side: int) -> None:
-        """End the match now: the other side wins; a deal in progress is left unfinished (its
+        """End the match now: the other side wins (of several, the one with the highest score,
+        the first in seat order on equal scores); a deal in progress is left unfinished (its
         cards are never shown, as for any deal that was not played out)."""
         match = self.match
         assert match is not None
-        winner = 1 - side
+        scores = match.state.scores
+        winner = max((s for s in range(len(scores)) if s != side), key=lambda s: (scores[s], -s))
         sheet = {**match.state.to_dict(), "finished": True, "winner": winner, "conceded": side}
         old = (self.status, self.conceded, self.concede_votes)
         # Read by the room event while it is sent:
@@ -859,7 +863,8 @@ class Room:
             for s in self.seats
         ]
         ops: list[Op] = [SeatsChanged(tuple(seats))] if seats != self.seats else []
-        first_dealer = secrets.randbelow(SEATS)  # BG-1 / FR-1: drawn by the server's RNG
+        # BG-1 / FR-1: drawn by the server's RNG, among the preset's seats
+        first_dealer = secrets.randbelow(self.ruleset.seats)
         state = new_match(self.ruleset, first_dealer, self.config.target)
         match = _Match(secrets.token_urlsafe(9), state)
         old = (self.seats, self.status, self.match, set(self.rematch_votes), self.conceded)
@@ -964,8 +969,26 @@ class Room:
         seat = expected.turn
         # A strong bot thinks in another process (app.rooms.thinking) while the other rooms
         # go on. This room waits: its state cannot change meanwhile.
-        action = await self._policy.choose(view(expected, seat), legal_actions(expected))
+        legal = legal_actions(expected)
+        action = await self._bot_move(view(expected, seat), legal)
         await self._apply(action, auto=True)
+
+    async def _bot_move(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """The bot's choice, or a random legal action when the bot fails or offers something
+        not legal: a bot that cannot play a preset (a new one, a house rule it does not know)
+        must not stall the table, and a move the engine would refuse would be retried for
+        ever by the clock."""
+        try:
+            action = await self._policy.choose(seat_view, legal)
+        except Exception:
+            log.exception("room %s: the bot failed; a random legal move", self.config.code)
+            return secrets.choice(list(legal))
+        if action not in legal:
+            log.error(
+                "room %s: the bot chose %r, not legal; a random move", self.config.code, action
+            )
+            return secrets.choice(list(legal))
+        return action
 
     def _turn_info(self) -> dict[str, Any] | None:
         match = self.match
@@ -1074,8 +1097,7 @@ class Room:
         return self.config.target or self.ruleset.default_target
 
     def _check_seat_number(self, seat: int) -> None:
-        if not 0 <= seat < SEATS:
-            raise RoomError("bad_seat", f"Seats are numbered 0 to {SEATS - 1}.")
+        check_seat(seat, self.ruleset.seats)
 
     def _require_seat(self, player_id: str) -> int:
         seat = self.seat_of(player_id)
@@ -1106,6 +1128,12 @@ class Room:
         recent[command_id] = None
         while len(recent) > 256:
             recent.popitem(last=False)
+
+
+def check_seat(seat: int, seats: int) -> None:
+    """Refuse a seat number the table does not have: its preset fixes the seats (2, 3 or 4)."""
+    if not 0 <= seat < seats:
+        raise RoomError("bad_seat", f"Seats are numbered 0 to {seats - 1}.")
 
 
 def _chat_dict(line: StoredChat) -> dict[str, Any]:

@@ -1,15 +1,14 @@
 // History: your matches, a match's scoresheet and deals, and a step-by-step replay of a deal
-// (bids, every trick, all four hands) with its record downloadable as JSON.
+// (bids, every trick, every hand; tables of 4, 3 and 2) with its record downloadable as JSON.
 import { get } from "./api.js";
 import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { cardFace, cardText, layoutHand } from "./cards.js";
+import { cardBack, cardFace, cardText, layoutHand } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
 import { showError } from "./ui.js";
-
-const POSITIONS = ["bottom", "right", "top", "left"];
+import { packetsBefore, positionOf, positions, range, seatsOfRules, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 function seatLabel(seats, seat) {
   const s = seats.find((x) => x.seat === seat);
@@ -17,8 +16,10 @@ function seatLabel(seats, seat) {
   return s.bot ? `${t("bot")} ${seat + 1}` : s.name || t("seat_n", { n: seat + 1 });
 }
 
-/** "Us" / "Them" for a player of the match; "Team 1" / "Team 2" for a visitor (`us` null). */
-function teamLabels(seats, us, withNames = true) {
+/** "Us" / "Them" for a player of the match; "Team 1" / "Team 2" for a visitor (`us` null).
+ * At three or two each player is a side: his name ("You" for the viewer). */
+function teamLabels(seats, us, withNames = true, n = 4) {
+  if (!teamsPlay(n)) return range(n).map((seat) => (seat === us ? (withNames ? `${t("side_you")} (${seatLabel(seats, seat)})` : t("side_you")) : seatLabel(seats, seat)));
   const out = [];
   for (const team of [0, 1]) {
     const who = `${seatLabel(seats, team)} & ${seatLabel(seats, team + 2)}`;
@@ -92,17 +93,20 @@ export function showHistory(app) {
             "tbody",
             {},
             matches.map((m) => {
-              const us = m.your_seat % 2;
-              const sheet = m.scoresheet || { scores: [0, 0] };
+              // The side the player scored for comes from the match's sides (a team, or himself).
+              const n = seatsOfRules(m.rules);
+              const us = m.your_side ?? sideOf(n, m.your_seat);
+              const sheet = m.scoresheet || { scores: sidesOf(n).map(() => 0) };
               const won = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
               const verdict = typeof m.conceded === "number" ? `${won} · ${t("conceded_mark")}` : won;
+              const score = sideOrder(n, us).map((side) => sheet.scores[side]).join(" – ");
               return h(
                 "tr",
                 { dataset: { match: m.id } },
                 h("td", { text: new Date(m.started_at + (m.started_at.endsWith("Z") ? "" : "Z")).toLocaleString() }),
                 h("td", { text: t(`preset_${m.rules.preset}`) }),
                 h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
-                h("td", { text: `${sheet.scores[us]} – ${sheet.scores[1 - us]} (${verdict})` }),
+                h("td", { text: `${score} (${verdict})` }),
                 h(
                   "td",
                   { class: "actions" },
@@ -143,8 +147,9 @@ export function showMatch(app, matchId) {
   get(`/api/matches/${encodeURIComponent(matchId)}`)
     .then((match) => {
       const seat = mySeat(match);
-      const us = seat === null ? null : seat % 2;
-      const names = teamLabels(match.seats, us);
+      const n = seatsOfRules(match.rules);
+      const us = seat === null ? null : sideOf(n, seat);
+      const names = teamLabels(match.seats, us, true, n);
       clear(box);
       const deals = h(
         "ol",
@@ -163,7 +168,7 @@ export function showMatch(app, matchId) {
       );
       box.append(
         h("h2", { text: `${t(`preset_${match.rules.preset}`)} — ${t("target")} ${match.target}` }),
-        match.scoresheet ? scoresheetTable(match.scoresheet, us ?? 0, names) : "",
+        match.scoresheet ? scoresheetTable(match.scoresheet, sideOrder(n, us), names, !teamsPlay(n)) : "",
         h("p", {}, downloadButton(t("download_match"), `/api/matches/${encodeURIComponent(matchId)}/record`, `match-${matchId}.json`, "download-match")),
         h("h3", { text: t("deals") }),
         deals,
@@ -177,27 +182,63 @@ export function showMatch(app, matchId) {
   return {};
 }
 
-/** Cards each seat held: what it played, or for a void deal the five it was dealt (C-9). */
+/** Cards each seat held: what it played (in Open Belot, its table cards too), or for a void
+ * deal what it was dealt before the bidding (C-9). */
 function initialHands(record) {
-  const hands = [[], [], [], []];
+  const hands = range(seatsOfRules(record.rules)).map(() => []);
   for (const a of record.actions) if (a.play) hands[a.seat].push(a.play);
   if (hands.some((x) => x.length)) return hands;
   return dealtFive(record);
 }
 
-/** The five cards each seat holds while the bidding goes on (the first packets of C-9). */
+/** The cards each seat holds while the bidding goes on (the first packets of C-9, BG2-2,
+ * CRO-1; Open Belot's table stacks are dealt after them and are not in a hand). */
 function dealtFive(record) {
-  const hands = [[], [], [], []];
-  const packets = record.rules.preset === "french" && record.rules.house_rules && record.rules.house_rules.deal_packets === "2-3" ? [2, 3] : [3, 2];
+  const n = seatsOfRules(record.rules);
+  const hands = range(n).map(() => []);
   let i = 0;
-  for (const size of packets) {
-    for (let k = 1; k <= 4; k++) {
-      const seat = (record.dealer + k) % 4;
+  for (const size of packetsBefore(record.rules)) {
+    for (let k = 1; k <= n; k++) {
+      const seat = (record.dealer + k) % n;
       hands[seat].push(...record.deck.slice(i, i + size));
       i += size;
     }
   }
   return hands;
+}
+
+/** Open Belot: each player's four table stacks as dealt, `{up, down}` (OB-3..OB-6: five cards to
+ * each hand, then a face-down card to each stack of each player, then a face-up one); null in
+ * the other presets. */
+function tableStacks(record) {
+  if (record.rules.preset !== "open_belot") return null;
+  const stacks = [0, 1].map(() => [0, 1, 2, 3].map(() => ({ up: null, down: null })));
+  let i = 10;
+  for (const slot of ["down", "up"]) {
+    for (let k = 0; k < 4; k++) {
+      for (let j = 1; j <= 2; j++) stacks[(record.dealer + j) % 2][k][slot] = record.deck[i++];
+    }
+  }
+  return stacks;
+}
+
+/** A player's stacks at a step of the replay, given the cards played so far: the face-up card
+ * until played, then the card it covered, face up (the replay shows every card once dealt). */
+function stacksAt(stacks, played) {
+  return h(
+    "div",
+    { class: "stacks" },
+    stacks.map((stack) => {
+      const up = played.has(stack.up) ? (played.has(stack.down) ? null : stack.down) : stack.up;
+      const covered = !played.has(stack.up);
+      return h(
+        "div",
+        { class: `stack ${up ? "" : "no-up"} ${covered ? "has-down" : ""}` },
+        covered ? cardBack("stack-down") : null,
+        up ? cardFace(up, { extraClass: "stack-up" }) : null,
+      );
+    }),
+  );
 }
 
 export function showReplay(app, matchId, number) {
@@ -229,8 +270,9 @@ export function showReplay(app, matchId, number) {
   function jumpTargets(record) {
     const targets = [{ label: t("jump_bidding"), step: 0 }];
     let plays = 0;
+    const n = seatsOfRules(record.rules);
     record.actions.forEach((a, i) => {
-      if (a.play && ++plays % 4 === 0) targets.push({ label: t("jump_trick", { n: plays / 4 }), step: i + 1 });
+      if (a.play && ++plays % n === 0) targets.push({ label: t("jump_trick", { n: plays / n }), step: i + 1 });
     });
     return targets;
   }
@@ -253,13 +295,18 @@ export function showReplay(app, matchId, number) {
     const { record, result, match } = data;
     const seats = match.seats;
     const viewer = mySeat(match);
-    const us = viewer === null ? null : viewer % 2;
+    const n = seatsOfRules(record.rules);
+    const us = viewer === null ? null : sideOf(n, viewer);
     const base = viewer ?? 0;
-    const pos = (seat) => POSITIONS[(seat - base + 4) % 4];
+    const pos = (seat) => positionOf(n, base, seat);
     const done = record.actions.slice(0, step);
     // Until the first card is played only five cards are dealt (the rest come after the bidding).
     const bidding = !done.some((a) => a.play);
-    const hands = (bidding ? dealtFive(record) : initialHands(record)).map((cards) => [...cards]);
+    const stacks = tableStacks(record);
+    const onTable = new Set(stacks ? stacks.flat().flatMap((s) => [s.up, s.down]) : []);
+    const played = new Set(done.filter((a) => a.play).map((a) => a.play));
+    // Open Belot's table cards are drawn as the stacks, not in the hand.
+    const hands = (bidding ? dealtFive(record) : initialHands(record)).map((cards) => cards.filter((c) => !onTable.has(c)));
     const bids = [];
     let trick = [];
     let lastTrick = null;
@@ -269,17 +316,17 @@ export function showReplay(app, matchId, number) {
       if (a.bid) bids.push(a);
       if (a.play) {
         hands[a.seat] = hands[a.seat].filter((c) => c !== a.play);
-        if (trick.length === 4) trick = [];
+        if (trick.length === n) trick = [];
         trick.push(a);
         if (a.declare) for (const d of a.declare) announced.push({ seat: a.seat, cards: d });
         if (a.belote) announced.push({ seat: a.seat, belote: true });
-        if (trick.length === 4) {
+        if (trick.length === n) {
           lastTrick = result && result.tricks ? result.tricks[tricksDone] : null;
           tricksDone += 1;
         }
       }
     }
-    const winner = trick.length === 4 && lastTrick ? lastTrick.winner : null;
+    const winner = trick.length === n && lastTrick ? lastTrick.winner : null;
     const finished = step === record.actions.length;
     const TAKEN = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
     let contract = null;
@@ -287,18 +334,20 @@ export function showReplay(app, matchId, number) {
     for (const b of bids) {
       if (b.bid === "contra") multiplier = 2;
       else if (b.bid === "recontra") multiplier = 4;
+      else if (b.bid === "surcontra") multiplier = 8;
       else if (b.bid !== "pass") {
         contract = b.bid === "take" ? TAKEN[record.deck[20][1]] : b.bid;
         multiplier = 1;
       }
     }
 
-    const seatsView = [0, 1, 2, 3].map((seat) =>
+    const seatsView = range(n).map((seat) =>
       h(
         "div",
-        { class: `seat pos-${pos(seat)} team-${seat % 2 === (us ?? 0) ? "us" : "them"}` },
+        { class: `seat pos-${pos(seat)} team-${sideOf(n, seat) === (us ?? 0) ? "us" : "them"}` },
         h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? h("span", { class: "badge dealer", text: "D" }) : null),
         h("div", { class: "open-hand" }, layoutHand(hands[seat]).map((c) => cardFace(c, { extraClass: "small" }))),
+        stacks ? stacksAt(stacks[seat], played) : null,
         h(
           "div",
           { class: "seat-extras" },
@@ -312,7 +361,7 @@ export function showReplay(app, matchId, number) {
     for (const a of trick) slots[pos(a.seat)] = cardFace(a.play, { extraClass: a.seat === winner ? "winner" : "" });
     const center =
       trick.length || !bids.length || step > bids.length
-        ? h("div", { class: "trick" }, POSITIONS.map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)
+        ? h("div", { class: `trick seats-${n}` }, positions(n).map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)
         : h("div", { class: "bidding" }, h("ol", { class: "bid-log" }, bids.map((b) => h("li", { text: `${seatLabel(seats, b.seat)}: ${contractLabel(b.bid)}` }))));
 
     const jump = h(
@@ -347,13 +396,13 @@ export function showReplay(app, matchId, number) {
         contract ? contractBadge(contract, multiplier) : h("span", { text: t("no_contract") }),
         h("span", { class: "muted", text: ` · ${t("bids_history")}: ${bids.map((b) => `${seatLabel(seats, b.seat)} ${contractLabel(b.bid)}`).join(", ") || "—"}` }),
       ),
-      h("div", { class: "table replay-table" }, h("div", { class: "felt" }, seatsView, h("div", { class: "center" }, center))),
+      h("div", { class: "table replay-table" }, h("div", { class: `felt seats-${n}` }, seatsView, h("div", { class: "center" }, center))),
       finished
         ? h(
             "section",
             { class: "all-hands", id: "all-hands" },
             h("h3", { text: t("all_hands") }),
-            [0, 1, 2, 3].map((seat) =>
+            range(n).map((seat) =>
               h(
                 "div",
                 { class: "hand-line", dataset: { seat: String(seat) } },
@@ -363,7 +412,7 @@ export function showReplay(app, matchId, number) {
             ),
           )
         : null,
-      finished && result ? breakdownTable(result, us ?? 0, teamLabels(seats, us, false), (seat) => seatLabel(seats, seat)) : null,
+      finished && result ? breakdownTable(result, sideOrder(n, us), teamLabels(seats, us, false, n), (seat) => seatLabel(seats, seat)) : null,
     ]);
   }
 

@@ -1,5 +1,6 @@
 // English, French and Bulgarian. The language comes from the browser unless the player chose one.
 import { WORDS } from "./i18n-accounts.js";
+import { WORDS as TABLE_WORDS } from "./i18n-tables.js";
 
 const KEY = "belote.lang";
 export const LANGS = { en: "English", fr: "Français", bg: "Български" };
@@ -285,7 +286,7 @@ const en = {
   hr_gather_not_shuffle: "Gather, do not shuffle",
   hr_gather_not_shuffle_help: "The last deal's tricks are gathered without shuffling, then cut.",
   hr_dealer_must_bid: "Dealer must bid",
-  hr_dealer_must_bid_help: "If the first three players pass, the dealer must bid.",
+  hr_dealer_must_bid_help: "If everyone before the dealer passes, the dealer must bid.",
   hr_must_undertrump: "Must undertrump",
   hr_must_undertrump_help: "When you cannot beat an opponent's trump you must still play a lower trump.",
   hr_card_in_two_declarations: "One card in two declarations",
@@ -584,7 +585,7 @@ const fr = {
   hr_gather_not_shuffle: "Ramasser sans battre",
   hr_gather_not_shuffle_help: "Les plis de la donne précédente sont ramassés sans battre, puis coupés.",
   hr_dealer_must_bid: "Le donneur doit parler",
-  hr_dealer_must_bid_help: "Si les trois premiers passent, le donneur doit prendre.",
+  hr_dealer_must_bid_help: "Si tous ceux qui parlent avant le donneur passent, il doit prendre.",
   hr_must_undertrump: "Obligation de sous-couper",
   hr_must_undertrump_help: "Si vous ne pouvez pas monter sur l'atout adverse, vous devez quand même mettre un atout plus petit.",
   hr_card_in_two_declarations: "Une carte dans deux annonces",
@@ -883,7 +884,7 @@ const bg = {
   hr_gather_not_shuffle: "Събиране без разбъркване",
   hr_gather_not_shuffle_help: "Ръцете от предното раздаване се събират без разбъркване и само се цепят.",
   hr_dealer_must_bid: "Раздаващият е длъжен да обяви",
-  hr_dealer_must_bid_help: "Ако първите трима кажат „пас“, раздаващият трябва да обяви.",
+  hr_dealer_must_bid_help: "Ако всички преди раздаващия кажат „пас“, той трябва да обяви.",
   hr_must_undertrump: "Задължително подцакване",
   hr_must_undertrump_help: "Ако не можете да качите над коза на противника, пак трябва да сложите по-малък коз.",
   hr_card_in_two_declarations: "Карта в две обяви",
@@ -903,7 +904,7 @@ const bg = {
 };
 
 const TABLES = { en, fr, bg };
-for (const [code, words] of Object.entries(WORDS)) Object.assign(TABLES[code], words);
+for (const words of [WORDS, TABLE_WORDS]) for (const [code, more] of Object.entries(words)) Object.assign(TABLES[code], more);
 let current = pickLanguage();
 const listeners = new Set();
 

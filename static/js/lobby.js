@@ -97,6 +97,8 @@ function createForm(rules) {
     { id: "preset", name: "preset" },
     rules.presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })),
   );
+  const presetHelp = h("p", { class: "explain", id: "preset-help" });
+  const seatsOf = (p) => (rules.tables && rules.tables[p] ? rules.tables[p].seats : 4);
   const houseBox = h("div", { class: "house-rules" });
   const target = h("input", { id: "target", name: "target", type: "number", min: "1", max: "100000", inputmode: "numeric" });
   const turn = h(
@@ -124,18 +126,22 @@ function createForm(rules) {
     h("label", {}, h("input", { type: "radio", name: "visibility", value: "private", checked: true }), " ", t("private")),
     h("label", {}, h("input", { type: "radio", name: "visibility", value: "public" }), " ", t("public")),
   );
-  const bots = h(
-    "fieldset",
-    { class: "inline" },
-    h("legend", { text: t("bots_in_seats") }),
-    [1, 2, 3].map((seat) =>
-      h("label", {}, h("input", { type: "checkbox", name: "bot", value: String(seat), id: `bot-${seat}` }), " ", t("seat_n", { n: seat + 1 })),
-    ),
-  );
+  const bots = h("fieldset", { class: "inline", id: "bot-seats" });
 
   function fillHouseRules() {
     const p = preset.value;
-    target.placeholder = t("target_default", { n: p === "french" ? 1000 : 151 });
+    const table = rules.tables ? rules.tables[p] : null;
+    target.placeholder = t("target_default", { n: table ? table.target : p === "french" ? 1000 : 151 });
+    presetHelp.textContent = t(`preset_${p}_help`);
+    // The host sits in seat 1; the preset's other seats may get a bot now.
+    const seats = Array.from({ length: seatsOf(p) - 1 }, (_, i) => i + 1);
+    replace(
+      bots,
+      h("legend", { text: t("bots_in_seats") }),
+      seats.map((seat) =>
+        h("label", {}, h("input", { type: "checkbox", name: "bot", value: String(seat), id: `bot-${seat}` }), " ", t("seat_n", { n: seat + 1 })),
+      ),
+    );
     replace(
       houseBox,
       rules.house_rules
@@ -151,7 +157,7 @@ function createForm(rules) {
           }
           return h(
             "div",
-            { class: "house-rule" },
+            { class: `house-rule ${typeof rule.default === "boolean" ? "" : "choice"}` },
             control,
             h("label", { for: id }, h("span", { class: "rule-name", text: houseRuleName(rule) }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
             h("p", { class: "explain", text: houseRuleHelp(rule) }),
@@ -165,7 +171,7 @@ function createForm(rules) {
   const form = h(
     "form",
     { class: "create-form", id: "create-form" },
-    h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset),
+    h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset, presetHelp),
     h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
     h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
     h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),

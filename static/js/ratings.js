@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { showError } from "./ui.js";
+import { seatsOfRules, sideOf } from "./sides.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLORS = ["#1f6f4a", "#2b7bd6", "#d9822b", "#8e44ad", "#c8102e"];
@@ -193,7 +194,7 @@ export function showProfile(app, playerId) {
               "ul",
               { class: "rooms profile-matches" },
               matches.slice(0, 20).map((m) => {
-                const side = m.your_seat % 2;
+                const side = m.your_side ?? sideOf(seatsOfRules(m.rules), m.your_seat); // a team, or the player
                 const verdict = !m.finished ? t("unfinished") : m.winner === side ? t("won") : t("lost");
                 const when = new Date(m.started_at + (m.started_at.endsWith("Z") || m.started_at.includes("+") ? "" : "Z")).toLocaleDateString();
                 return h(

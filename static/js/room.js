@@ -15,8 +15,8 @@ import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
+import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
-const POSITIONS = ["bottom", "right", "top", "left"];
 const CARRE_POINTS = { J: 200, 9: 150 };
 
 function declarationValue(cards) {
@@ -69,7 +69,22 @@ export function showRoom(app, code) {
     keyboard: false,
     status: "connecting",
     clockOffset: 0, // server clock − this device's clock, from the last snapshot (ms)
+    justTurned: new Set(), // Open Belot: "seat:stack" of the face-down cards the last frame turned
   };
+
+  /** Open Belot (OB-11): the stacks whose face-down card the frame from `before` to `after`
+   * turned face up, to show the turn. */
+  function turnedCards(before, after) {
+    const out = new Set();
+    if (!before || !after || !before.stacks || !after.stacks) return out;
+    after.stacks.forEach((own, seat) =>
+      own.forEach((stack, k) => {
+        const was = before.stacks[seat] && before.stacks[seat][k];
+        if (was && was.down && !stack.down && stack.up) out.add(`${seat}:${k}`);
+      }),
+    );
+    return out;
+  }
 
   // ---- the page skeleton (chat stays mounted so a typed message survives re-renders) ----
   const top = h("div", { class: "room-top", id: "room-top" });
@@ -102,18 +117,20 @@ export function showRoom(app, code) {
   // ---- who sits where ------------------------------------------------------------------
   const me = () => S.you.seat;
   const base = () => (me() === null || me() === undefined ? 0 : me());
-  const position = (seat) => POSITIONS[(seat - base() + 4) % 4];
-  const usTeam = () => base() % 2;
+  // The preset fixes the seats (4, 3 or 2): the room's seats say how many.
+  const seats = () => seatCount(S.room);
+  const position = (seat) => positionOf(seats(), base(), seat);
+  const usTeam = () => sideOf(seats(), base());
+  const columns = () => sideOrder(seats(), me() === null ? null : usTeam());
   const name = (seat) => (seat === me() ? `${seatName(S.room, seat)}` : seatName(S.room, seat));
+  // At four: the two teams (us / them); at three or two each player is a side of his own.
   const teamNames = () => {
-    const us = usTeam();
+    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === me() ? `${t("side_you")} (${name(seat)})` : name(seat)));
     const names = [0, 1].map((team) => `${seatName(S.room, team)} & ${seatName(S.room, team + 2)}`);
-    const out = [];
-    out[us] = me() === null ? t("team_n", { n: us + 1 }) : t("team_us");
-    out[1 - us] = me() === null ? t("team_n", { n: 2 - us }) : t("team_them");
-    return out.map((label, team) => `${label} (${names[team]})`);
+    return shortTeamNames().map((label, team) => `${label} (${names[team]})`);
   };
   const shortTeamNames = () => {
+    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === me() ? t("side_you") : name(seat)));
     const us = usTeam();
     const out = [];
     out[us] = me() === null ? t("team_n", { n: us + 1 }) : t("team_us");
@@ -261,6 +278,7 @@ export function showRoom(app, code) {
       case "action":
         if (S.deal && d.deal && d.deal.bids.length === S.deal.bids.length) playSound("card");
         if (d.auto && d.seat === me() && S.room && !S.room.seats[d.seat].bot) notePlayedForYou(S.deal, d.deal);
+        S.justTurned = turnedCards(S.deal, d.deal);
         S.deal = d.deal;
         S.turn = d.turn;
         S.armedBid = null;
@@ -377,11 +395,12 @@ export function showRoom(app, code) {
     wasMyTurn = mine;
     turnSignal(mine);
   }
-  /** Whether this player's team took more of the deal than the other (a dash counts 0). */
+  /** Whether this player's side took more of the deal than every other (a dash counts 0). */
   function dealWon(result) {
-    const mp = (result && result.mp) || [0, 0];
+    const mp = (result && result.mp) || [];
     const us = usTeam();
-    return (mp[us] || 0) > (mp[1 - us] || 0);
+    const others = mp.filter((_, side) => side !== us).map((v) => v || 0);
+    return (mp[us] || 0) > Math.max(0, ...others);
   }
 
   function renderTop() {
@@ -475,7 +494,7 @@ export function showRoom(app, code) {
     return h(
       "div",
       {
-        class: `seat pos-${position(seat)} team-${seat % 2 === usTeam() ? "us" : "them"} ${turn ? "turn" : ""}`,
+        class: `seat pos-${position(seat)} team-${sideOf(seats(), seat) === usTeam() ? "us" : "them"} ${turn ? "turn" : ""}`,
         dataset: { seat: String(seat), state: seatState(record) },
       },
       h(
@@ -487,8 +506,42 @@ export function showRoom(app, code) {
         turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
       ),
       backs,
+      seat !== me() ? stacksView(seat) : null,
       extras.length ? h("div", { class: "seat-extras" }, extras) : null,
       controls.length ? h("div", { class: "seat-controls" }, controls) : null,
+    );
+  }
+
+  /** Open Belot: a player's table stacks, each a face-up card (if any) over a face-down one
+   * (a card back: nobody sees it, OB-7). The viewer's own face-up cards are played by a
+   * click when legal, like the cards of his hand (OB-9). */
+  function stacksView(seat) {
+    const deal = S.deal;
+    if (!deal || !deal.stacks || !deal.stacks[seat] || deal.phase === "finished") return null;
+    const mine = seat === me();
+    const playing = mine && deal.phase === "playing" && myTurn();
+    const legalCards = new Set(deal.legal.filter((a) => a.play).map((a) => a.play));
+    return h(
+      "div",
+      { class: `stacks ${mine ? "mine" : ""}`, id: mine ? "my-stacks" : null, dataset: { seat: String(seat) }, "aria-label": t("table_stacks") },
+      deal.stacks[seat].map((stack, k) => {
+        const turned = S.justTurned.has(`${seat}:${k}`);
+        let face = null;
+        if (stack.up) {
+          const state = !playing ? "idle" : legalCards.has(stack.up) ? "playable" : "dimmed";
+          face = cardFace(stack.up, {
+            button: mine,
+            extraClass: `stack-up ${mine ? state : ""} ${turned ? "turned-now" : ""} ${S.pendingCard === stack.up ? "pending" : ""}`,
+            attrs: mine ? { onclick: () => playCard(stack.up), tabindex: "-1" } : {},
+          });
+        }
+        return h(
+          "div",
+          { class: `stack ${stack.up ? "" : "no-up"} ${stack.down ? "has-down" : ""}`, dataset: { stack: String(k), down: String(stack.down) } },
+          stack.down ? cardBack("stack-down") : null,
+          face,
+        );
+      }),
     );
   }
 
@@ -501,7 +554,7 @@ export function showRoom(app, code) {
     let cards = deal.trick;
     const last = deal.tricks.length ? deal.tricks[deal.tricks.length - 1] : null;
     if (last && (S.showLastTrick || (!deal.trick.length && deal.phase === "playing") || deal.phase === "finished")) {
-      cards = last.cards.map((card, i) => ({ seat: (last.leader + i) % 4, card }));
+      cards = last.cards.map((card, i) => ({ seat: (last.leader + i) % seats(), card }));
       faded = !S.showLastTrick && deal.phase === "playing";
       winner = last.winner;
       caption = `${t("last_trick")} — ${t("won_by", { name: name(last.winner) })}`;
@@ -511,8 +564,8 @@ export function showRoom(app, code) {
     }
     return h(
       "div",
-      { class: `trick ${faded ? "faded" : ""}`, id: "trick", dataset: { count: String(cards.length), last: String(Boolean(caption)) } },
-      POSITIONS.map((pos) => h("div", { class: `slot ${pos}` }, slots[pos] || null)),
+      { class: `trick seats-${seats()} ${faded ? "faded" : ""}`, id: "trick", dataset: { count: String(cards.length), last: String(Boolean(caption)) } },
+      positions(seats()).map((pos) => h("div", { class: `slot ${pos}` }, slots[pos] || null)),
       caption ? h("div", { class: "trick-caption", text: caption }) : null,
     );
   }
@@ -681,7 +734,7 @@ export function showRoom(app, code) {
       "div",
       { class: `result-panel ${inSide ? "in-side" : ""}`, id: "result-panel", role: inSide ? "region" : "dialog", "aria-label": t("deal_result", { n: d.number }) },
       h("h3", { text: t("deal_result", { n: d.number }) }),
-      breakdownTable(d.result, usTeam(), shortTeamNames(), name),
+      breakdownTable(d.result, columns(), shortTeamNames(), name),
       pausing ? nextDealControls() : null,
       pausing && me() !== null
         ? null
@@ -738,10 +791,14 @@ export function showRoom(app, code) {
       );
     }
     if (S.scoresheet || (S.room.status !== "waiting" && S.deal)) {
-      const scores = S.scoresheet ? S.scoresheet.scores : [0, 0];
-      const us = usTeam();
+      const scores = S.scoresheet ? S.scoresheet.scores : sidesOf(seats()).map(() => 0);
       const labels = shortTeamNames();
-      parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, us, teamNames())));
+      if (seats() === 4) {
+        parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, us, teamNames())));
+      } else {
+        const text = columns().map((side) => `${labels[side]} ${scores[side]}`).join(" · ");
+        parts.push(h("div", { class: "felt-score", id: "felt-score", text }));
+      }
     }
     return parts;
   }
@@ -775,17 +832,18 @@ export function showRoom(app, code) {
       playedForYouNote(),
       h(
         "div",
-        { class: "felt" },
+        { class: `felt seats-${seats()}`, dataset: { seats: String(seats()) } },
         feltStatus(),
-        [0, 1, 2, 3].map(seatBox),
+        range(seats()).map(seatBox),
         h("div", { class: "center" }, centerView()),
       ),
       h(
         "div",
-        { class: "mine" },
+        { class: `mine ${deal && deal.stacks && me() !== null ? "with-stacks" : ""}` },
         // Above the hand, outside anything that can be opened over the table.
         myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
         declarePanel(),
+        me() !== null ? stacksView(me()) : null,
         handView(),
         hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
       ),
@@ -820,9 +878,14 @@ export function showRoom(app, code) {
           ),
         );
       }
-      const won = [0, 0];
-      for (const trick of deal.tricks) won[trick.winner % 2] += 1;
-      if (deal.phase !== "bidding") parts.push(h("div", { class: "tricks-line", text: t("tricks_won", { us: won[usTeam()], them: won[1 - usTeam()] }) }));
+      const won = sidesOf(seats()).map(() => 0);
+      for (const trick of deal.tricks) won[sideOf(seats(), trick.winner)] += 1;
+      if (deal.phase !== "bidding") {
+        const text = teamsPlay(seats())
+          ? t("tricks_won", { us: won[usTeam()], them: won[1 - usTeam()] })
+          : `${t("tricks")}: ${columns().map((side) => `${shortTeamNames()[side]} ${won[side]}`).join(" · ")}`;
+        parts.push(h("div", { class: "tricks-line", text }));
+      }
       if (deal.phase === "playing" && deal.tricks.length) {
         parts.push(
           h("button", {
@@ -868,8 +931,8 @@ export function showRoom(app, code) {
     sheetBox.append(h("h3", { text: t("scoresheet") }));
     const sheet =
       S.scoresheet ||
-      (S.room.status === "waiting" ? null : { lines: [], scores: [0, 0], hanging: 0, target: S.room.target, finished: false, winner: null });
-    if (sheet) sheetBox.append(scoresheetTable(sheet, usTeam(), shortTeamNames()));
+      (S.room.status === "waiting" ? null : { lines: [], scores: sidesOf(seats()).map(() => 0), hanging: 0, target: S.room.target, finished: false, winner: null });
+    if (sheet) sheetBox.append(scoresheetTable(sheet, columns(), shortTeamNames(), !teamsPlay(seats())));
     sheetBox.hidden = !sheet; // nothing to show before the first match
   }
 
@@ -909,7 +972,7 @@ export function showRoom(app, code) {
   function focusables() {
     const bids = [...table.querySelectorAll("#bid-panel button")];
     if (bids.length) return bids;
-    const playable = [...table.querySelectorAll("#hand .card.playable")];
+    const playable = [...table.querySelectorAll("#my-stacks .card.playable, #hand .card.playable")];
     return playable.length ? playable : [...table.querySelectorAll("#hand .card")];
   }
 

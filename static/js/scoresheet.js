@@ -1,5 +1,6 @@
-// The scoresheet as kept on paper (us / them, one line per deal, dashes, hanging points, totals)
-// and the itemised score of one deal, exactly as the server's breakdown gives it.
+// The scoresheet as kept on paper (one column per side: us / them at four, each player at three
+// or two; one line per deal, dashes, hanging points, totals) and the itemised score of one deal,
+// exactly as the server's breakdown gives it.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardText, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
@@ -20,9 +21,10 @@ export function contractBadge(contract, multiplier = 1) {
 
 const mpText = (value) => (value === null || value === undefined ? t("dash") : String(value));
 
-/** `us` is the team shown in the first column (the viewer's team; 0 for a spectator). */
-export function scoresheetTable(sheet, us, teamNames) {
-  const them = 1 - us;
+/** `order`: the sides in the order of the columns (the viewer's first); `teamNames[side]`;
+ * `players`: the sides are players (three or two at the table), not teams. */
+export function scoresheetTable(sheet, order, teamNames, players = false) {
+  const legend = players ? t("taker_legend_player") : t("taker_legend");
   const rows = sheet.lines.map((line, i) => {
     const notes = [];
     if (line.void) notes.push(h("span", { class: "note", text: t("void_deal") }));
@@ -32,22 +34,22 @@ export function scoresheetTable(sheet, us, teamNames) {
     const cell = (team) => {
       const value = line.mp[team];
       const taker = !line.void && line.contracting_team === team;
-      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), title: taker ? t("taker_legend") : null, text: mpText(value) });
+      return h("td", { class: `num ${value === null ? "dash" : ""} ${taker ? "taker" : ""}`.trim(), title: taker ? legend : null, text: mpText(value) });
     };
     // Notes are words side by side: a space between them ("♥ Hearts valat", not "Heartsvalat").
     const spaced = notes.flatMap((note, j) => (j ? [" ", note] : [note]));
-    return h("tr", { class: line.void ? "void" : "" }, h("td", { class: "n", text: String(i + 1) }), cell(us), cell(them), h("td", { class: "notes" }, spaced));
+    return h("tr", { class: line.void ? "void" : "" }, h("td", { class: "n", text: String(i + 1) }), order.map(cell), h("td", { class: "notes" }, spaced));
   });
   const winner = sheet.finished && sheet.winner !== null && sheet.winner !== undefined ? sheet.winner : null;
   const underlined = sheet.lines.some((line) => !line.void && line.contracting_team !== null && line.contracting_team !== undefined);
   return h(
     "table",
-    { class: "scoresheet", dataset: { finished: String(Boolean(sheet.finished)) } },
-    underlined ? h("caption", { class: "legend", text: t("taker_legend") }) : null,
+    { class: "scoresheet", dataset: { finished: String(Boolean(sheet.finished)), columns: String(order.length) } },
+    underlined ? h("caption", { class: "legend", text: legend }) : null,
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { text: t("deal_col") }), h("th", { text: teamNames[us] }), h("th", { text: teamNames[them] }), h("th", { class: "notes" })),
+      h("tr", {}, h("th", { text: t("deal_col") }), order.map((side) => h("th", { class: "side-col", text: teamNames[side] })), h("th", { class: "notes" })),
     ),
     h("tbody", {}, rows),
     h(
@@ -57,27 +59,30 @@ export function scoresheetTable(sheet, us, teamNames) {
         "tr",
         { class: "totals" },
         h("th", { text: t("totals") }),
-        h("td", { class: `num ${winner === us ? "winner" : ""}`, text: String(sheet.scores[us]) }),
-        h("td", { class: `num ${winner === them ? "winner" : ""}`, text: String(sheet.scores[them]) }),
+        order.map((side) => h("td", { class: `num ${winner === side ? "winner" : ""}`, text: String(sheet.scores[side]) })),
         h("td", { class: "notes" }, sheet.hanging ? h("span", { class: "note hanging", text: t("hanging_mark", { n: sheet.hanging }) }) : null, h("span", { class: "note", text: `/ ${sheet.target}` })),
       ),
       winner !== null
         ? h(
             "tr",
             { class: "winner-row" },
-            h("td", { colspan: "4", class: "winner" }, t("winner_is", { team: teamNames[winner] }), typeof sheet.conceded === "number" ? h("span", { class: "note conceded", id: "sheet-conceded", text: ` (${t("conceded_team", { team: teamNames[sheet.conceded] })})` }) : null),
+            h(
+              "td",
+              { colspan: String(order.length + 2), class: "winner" },
+              t("winner_is", { team: teamNames[winner] }),
+              typeof sheet.conceded === "number" ? h("span", { class: "note conceded", id: "sheet-conceded", text: ` (${t("conceded_team", { team: teamNames[sheet.conceded] })})` }) : null,
+            ),
           )
         : null,
     ),
   );
 }
 
-function pair(values, us) {
-  return [values[us], values[1 - us]];
-}
+const pick = (values, order) => order.map((side) => values[side]);
 
-/** The itemised result of a deal (the deal view's `result`, or a history deal's). */
-export function breakdownTable(result, us, teamNames, seatName) {
+/** The itemised result of a deal (the deal view's `result`, or a history deal's), one column
+ * per side in `order`. */
+export function breakdownTable(result, order, teamNames, seatName) {
   if (result.void) {
     const b = result.breakdown || {};
     return h(
@@ -88,12 +93,12 @@ export function breakdownTable(result, us, teamNames, seatName) {
     );
   }
   const b = result.breakdown;
-  const teams = pair(b.teams, us);
+  const teams = pick(b.teams, order);
   const row = (label, cells, cls = "") =>
     h("tr", { class: cls }, h("th", { scope: "row", text: label }), cells.map((c) => h("td", { class: "num" }, c)));
   const rows = [];
   rows.push(
-    row(t("contract"), [0, 1].map((i) => ((i === 0 ? us : 1 - us) === result.contracting_team ? contractBadge(result.contract, result.multiplier) : "")), "contract-row"),
+    row(t("contract"), order.map((side) => (side === result.contracting_team ? contractBadge(result.contract, result.multiplier) : "")), "contract-row"),
   );
   rows.push(row(t("card_points"), teams.map((team) => String(team.card_points))));
   rows.push(row(t("last_trick_bonus"), teams.map((team) => String(team.last_trick))));
@@ -122,7 +127,7 @@ export function breakdownTable(result, us, teamNames, seatName) {
   if (b.valat) fact(t("valat"), `${teamNames[b.valat.team]} +${b.valat.match_points}`);
   const r = b.rounding || {};
   const parts = [];
-  const fmt = (arr) => pair(arr, us).map(mpText).join(" : ");
+  const fmt = (arr) => (arr.length === teams.length ? pick(arr, order) : arr).map(mpText).join(" : ");
   if (r.totals) parts.push(fmt(r.totals));
   if (r.sum !== undefined) parts.push(t("rounding_sum", { sum: r.sum }));
   if (r.match_points) parts.push(fmt(r.match_points));
@@ -133,6 +138,7 @@ export function breakdownTable(result, us, teamNames, seatName) {
     fact(t("hanging_in"), `${b.hanging_in.points} ${t("to_team", { team: teamNames[b.hanging_in.awarded_to] })}`);
   }
   if (b.hanging_out) fact(t("hanging_out"), String(b.hanging_out));
+  if (b.kirtik && b.kirtik.length) fact(t("kirtik"), b.kirtik.map((k) => `${teamNames[k.team]} ${k.match_points}`).join(", "));
   fact(t("match_points"), fmt(result.mp));
 
   return h(
@@ -141,7 +147,7 @@ export function breakdownTable(result, us, teamNames, seatName) {
     h(
       "table",
       { class: "breakdown-table" },
-      h("thead", {}, h("tr", {}, h("th"), h("th", { text: teamNames[us] }), h("th", { text: teamNames[1 - us] }))),
+      h("thead", {}, h("tr", {}, h("th"), order.map((side) => h("th", { text: teamNames[side] })))),
       h("tbody", {}, rows),
     ),
     h("dl", { class: "facts" }, facts),

@@ -117,6 +117,31 @@ async def test_rules_lists_presets_and_house_rules(http: httpx.AsyncClient) -> N
     rules = (await http.get("/api/rules")).json()
     assert set(rules["presets"]) >= {"bulgarian", "french"}
     assert {"name", "default", "explanation"} <= set(rules["house_rules"][0])
+    assert rules["tables"] == {
+        "bulgarian": {"seats": 4, "target": 151},
+        "french": {"seats": 4, "target": 1000},
+        "bulgarian3": {"seats": 3, "target": 151},
+        "bulgarian2": {"seats": 2, "target": 151},
+        "open_belot": {"seats": 2, "target": 151},
+    }
+
+
+async def test_a_small_room_is_created_with_the_preset_s_seats(http: httpx.AsyncClient) -> None:
+    host = await new_guest(http, "Host")
+    created = await http.post(
+        "/api/rooms", json={"rules": {"preset": "bulgarian3"}, "bots": [2]}, headers=host.auth
+    )
+    assert created.status_code == 201, created.text
+    room = created.json()["room"]
+    assert [s["bot"] for s in room["seats"]] == [False, False, True]
+    refused = await http.post(
+        "/api/rooms", json={"rules": {"preset": "open_belot"}, "bots": [2]}, headers=host.auth
+    )
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_seat"
+    guest = await new_guest(http, "Guest")
+    code = room["code"]
+    outside = await http.put(f"/api/rooms/{code}/seats/3", headers=guest.auth)
+    assert outside.json()["error"]["code"] == "bad_seat"
 
 
 async def test_one_address_cannot_create_guests_and_rooms_without_end(settings: Settings) -> None:

@@ -6,7 +6,10 @@ Starts the app on a free port with a temporary database (as the browser tests do
 desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves the lobby, the
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
 history and the replay of a deal (and the table with the four-colour deck):
-``{page}-{lang}-{desktop|phone}.png``.
+``{page}-{lang}-{desktop|phone}.png``; then the tables for
+three and two (``bulgarian3``, ``bulgarian2``, ``open_belot``) during the bidding and during
+play, their scoresheet after a deal and the replay of that deal:
+``{preset}-{page}-{lang}-{device}.png``.
 """
 
 from __future__ import annotations
@@ -83,11 +86,67 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
     context.close()
 
 
+SMALL = ("bulgarian3", "bulgarian2", "open_belot")
+
+
+def small_tables(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
+    """The tables for three and two: the bidding, a trick in progress, the scoresheet."""
+    mobile = device == "phone"
+    context = browser.new_context(
+        viewport=VIEWPORTS[device],
+        locale=LOCALES[lang],
+        base_url=base,
+        has_touch=mobile,
+        is_mobile=mobile,
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
+    for preset in SMALL:
+        tag = f"{preset}-{{}}-{lang}-{device}"
+        page.goto("/")
+        seats = 3 if preset == "bulgarian3" else 2
+        ui.create_room(page, bots=tuple(range(1, seats)), pause=60, timer=60, preset=preset)
+        ui.start(page)
+        seen: set[str] = set()
+        while "result" not in seen:
+            step = ui.wait_next(page)
+            if step == "bid":
+                if "bid" not in seen:
+                    shoot(page, out, tag.format("bidding"))
+                    seen.add("bid")
+                ui.bid(page, prefer="all_trumps")
+            elif step == "play":
+                count = int(page.get_attribute("#trick", "data-count") or 0)
+                last = page.get_attribute("#trick", "data-last") == "true"
+                if "play" not in seen and count and not last:
+                    shoot(page, out, tag.format("play"))
+                    shoot(page, out, tag.format("play-full"), full=True)
+                    seen.add("play")
+                ui.play(page)
+            elif step == "result":
+                shoot(page, out, tag.format("score"))
+                page.locator("#sheet").screenshot(path=str(out / f"{tag.format('sheet')}.png"))
+                seen.add("result")
+            else:
+                break
+        match_id = page.evaluate("() => window.__belote.state.room.match_id")
+        page.click("#next-deal")
+        page.goto(f"/#/m/{match_id}/d/1")  # the replay of the deal just played
+        page.wait_for_selector("#replay-step")
+        page.select_option("#replay-jump", index=1)
+        shoot(page, out, tag.format("replay"), full=True)
+    context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ARTIFACTS / "shots")
     parser.add_argument("--lang", action="append", choices=list(LOCALES))
     parser.add_argument("--device", action="append", choices=list(VIEWPORTS))
+    parser.add_argument(
+        "--tables-only", action="store_true", help="only the tables for three and two"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
@@ -107,7 +166,9 @@ def main() -> None:
                 )
                 for lang in args.lang or list(LOCALES):
                     for device in args.device or list(VIEWPORTS):
-                        tour(browser, server.url, args.out, lang, device)
+                        if not args.tables_only:
+                            tour(browser, server.url, args.out, lang, device)
+                        small_tables(browser, server.url, args.out, lang, device)
                         print(f"{lang} {device}: done")
                 browser.close()
         finally:

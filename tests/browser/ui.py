@@ -31,9 +31,12 @@ def create_room(
     timer: int = 0,
     public: bool = False,
     pause: int = 0,
+    preset: str | None = None,
 ) -> str:
     """Fill the lobby's create form; returns the room code once the room page shows."""
     page.wait_for_selector("#create-form")
+    if preset is not None:
+        page.select_option("#preset", preset)  # first: the bot seats are the preset's
     if target is not None:
         page.fill("#target", str(target))
     page.select_option("#turn", str(timer))
@@ -86,6 +89,14 @@ def playable(page: Any) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.query_selector_all("#hand .playable")]
 
 
+def playable_stacks(page: Any) -> list[str]:
+    """Open Belot: the player's face-up table cards highlighted as playable (OB-9)."""
+    return [
+        str(c.get_attribute("data-card"))
+        for c in page.query_selector_all("#my-stacks .card.playable")
+    ]
+
+
 def legal_plays(page: Any) -> set[str]:
     """The server's legal actions as the client holds them (the last deal frame)."""
     return set(
@@ -104,8 +115,11 @@ def bid(page: Any, prefer: str = "pass") -> None:
 
 
 def play(page: Any, keyboard: bool = False) -> str:
-    """Play the first highlighted card, by mouse or with the arrow keys and Enter."""
+    """Play the first highlighted card of the hand (else of the table stacks), by mouse or with
+    the arrow keys and Enter."""
     before = version(page)
+    if not playable(page) and playable_stacks(page):
+        return play_stack(page)
     cards = playable(page)
     assert cards, "no card highlighted on the player's turn"
     if keyboard:
@@ -150,3 +164,13 @@ def auth(page: Any) -> dict[str, str]:
     """The page's guest token as REST headers: a private room's history is for its players."""
     token = page.evaluate("() => JSON.parse(localStorage.getItem('belote.player')).token")
     return {"Authorization": f"Bearer {token}"}
+
+
+def play_stack(page: Any) -> str:
+    """Open Belot: click the first highlighted face-up card of the player's table stacks."""
+    before = version(page)
+    cards = playable_stacks(page)
+    assert cards, "no table card highlighted"
+    page.click(f"#my-stacks .card[data-card='{cards[0]}']")
+    wait_changed(page, before)
+    return cards[0]

@@ -19,7 +19,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import ChatPosted
 from app.rooms.room import PLAYING, Room, RoomTimings
-from app.rules import view
+from app.rules import PRESETS, Ruleset, view
 from tests.rooms.fakes import Inbox
 
 
@@ -45,18 +45,21 @@ async def add_player(url: str, player_id: str) -> None:
     await engine.dispose()
 
 
-async def host_and_bots_mid_deal(manager: RoomManager) -> tuple[Room, Inbox]:
-    """A room of the host and three random bots, a few tricks into its first deal, with the
-    host to act (so that nothing moves until the host does: there is no turn timer)."""
+async def host_and_bots_mid_deal(
+    manager: RoomManager, preset: str = "bulgarian"
+) -> tuple[Room, Inbox]:
+    """A room of the host and random bots in the preset's other seats, a few tricks into its
+    first deal, with the host to act (so that nothing moves until the host does: there is no
+    turn timer)."""
     room = await manager.create(
         "host",
         "Host",
-        {"preset": "bulgarian"},
+        {"preset": preset},
         target=None,
         public=True,
         turn_seconds=0,
         bot_level="random",
-        bots=(1, 2, 3),
+        bots=tuple(range(1, Ruleset.of(preset).seats)),
     )
     inbox = Inbox("host")
     await room.connect(inbox, None)
@@ -85,10 +88,11 @@ def where(room: Room) -> tuple[object, ...]:
     return (room.version, room.match.match_id, room.match.number, room.match.deal.actions)
 
 
-async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
+@pytest.mark.parametrize("preset", PRESETS)
+async def test_a_room_is_restored_at_the_same_card(database_url: str, preset: str) -> None:
     await add_player(database_url, "host")
     async with running(database_url) as (manager, _store):
-        room, _inbox = await host_and_bots_mid_deal(manager)
+        room, _inbox = await host_and_bots_mid_deal(manager, preset)
         before = where(room)
         assert room.match is not None and room.match.deal is not None
         seen = view(room.match.deal, 0).to_dict()
@@ -112,12 +116,13 @@ async def test_a_room_is_restored_at_the_same_card(database_url: str) -> None:
         assert frame["v"] == before[0] + 1  # gapless across the restart
 
 
+@pytest.mark.parametrize("preset", PRESETS)
 async def test_an_idle_room_is_put_away_and_loaded_again_at_the_same_card(
-    database_url: str,
+    database_url: str, preset: str
 ) -> None:
     await add_player(database_url, "host")
     async with running(database_url) as (manager, _store):
-        room, inbox = await host_and_bots_mid_deal(manager)
+        room, inbox = await host_and_bots_mid_deal(manager, preset)
         code = room.config.code
         much_later = time.monotonic() + 3600
         assert await manager.evict_idle(much_later) == []  # the host is watching

@@ -7,7 +7,7 @@ import random
 import re
 from typing import Any
 
-from app.rules import Card, Ruleset, new_deal
+from app.rules import CARDS, Card, DealState, Ruleset, new_deal
 from tests.conftest import WsClient
 
 CARD = re.compile(r"^[789TJQKA][CDHS]$")
@@ -57,32 +57,63 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def public_cards(view: dict[str, Any]) -> set[str]:
-    """Cards a view shows as public: played, turned up, shown declarations."""
-    cards = {t["card"] for t in view["trick"]}
-    cards |= {c for t in view["tricks"] for c in t["cards"]}
+def public_cards(view: dict[str, Any], table: Table) -> set[str]:
+    """Cards a view shows that everyone may see at that moment: played, turned up (French),
+    shown declarations, and Open Belot's table cards the record says are face up (OB-7: the
+    dealt face-up cards; a face-down one only once the card over it was played, OB-11). The
+    table cards are judged from the record, not from the view, so a face-down card shown as
+    face up is a leak."""
+    played = {t["card"] for t in view["trick"]}
+    played |= {c for t in view["tricks"] for c in t["cards"]}
+    cards = set(played)
     if view.get("turned"):
         cards.add(view["turned"])
     for declaration in view["declarations"]:
         cards |= set(declaration["cards"] or ())
+    for own in table:
+        for up, down in own:
+            cards.add(up)
+            if up in played and down is not None:
+                cards.add(down)
     return cards
 
 
+Table = list[list[tuple[str, str | None]]]
+"""Open Belot: each seat's stacks as dealt, (face-up card, face-down card)."""
+
+
+def dealt(deal_record: dict[str, Any]) -> DealState:
+    return new_deal(
+        Ruleset.from_dict(deal_record["rules"]),
+        deal_record["dealer"],
+        [Card.parse(c) for c in deal_record["deck"]],
+        deal_record["hanging_in"],
+    )
+
+
+def table_of(deal_record: dict[str, Any]) -> Table:
+    """The table stacks of an Open Belot deal as dealt ([] in the other presets)."""
+    layout = dealt(deal_record).layout
+    if layout is None:
+        return []
+    return [
+        [(str(CARDS[up]), None if down < 0 else str(CARDS[down])) for up, down in own]
+        for own in layout.stacks
+    ]
+
+
 def hands_of(deal_record: dict[str, Any]) -> list[set[str]]:
-    """Each seat's cards in a deal: the cards it played, or for a void deal what it was dealt."""
-    seats: list[set[str]] = [set(), set(), set(), set()]
+    """The cards each seat may know as its own: its hand as dealt before the bidding, and the
+    cards it played (the rest of its hand; a face-down table card it played had been turned
+    for all to see first, so it is public anyway). Never another seat's card, a face-down
+    table card before it turns, nor a card out of play (BG2-4)."""
+    state = dealt(deal_record)
+    seats = [{str(c) for c in state.hand(s)} for s in range(state.ruleset.seats)]
     for action in deal_record["actions"]:
         if "play" in action:
             seats[action["seat"]].add(action["play"])
-    if not any(seats):
-        state = new_deal(
-            Ruleset.from_dict(deal_record["rules"]),
-            deal_record["dealer"],
-            [Card.parse(c) for c in deal_record["deck"]],
-            deal_record["hanging_in"],
-        )
-        seats = [{str(c) for c in state.hand(s)} for s in range(4)]
-    return seats
+    hidden = {down for own in table_of(deal_record) for _, down in own if down is not None}
+    return [cards - hidden for cards in seats]
 
 
 def leaks(frames: list[dict[str, Any]], seat: int | None, deals: list[dict[str, Any]]) -> list[str]:
@@ -95,10 +126,12 @@ def leaks(frames: list[dict[str, Any]], seat: int | None, deals: list[dict[str, 
             number = data["number"]
         if number == 0:
             continue
-        own = set() if seat is None else hands_of(deals[number - 1])[seat]
+        record = deals[number - 1]
+        own = set() if seat is None else hands_of(record)[seat]
+        table = table_of(record)
         public: set[str] = set()
         if data.get("deal"):
-            public |= public_cards(data["deal"])
+            public |= public_cards(data["deal"], table)
         if frame["t"] == "deal_end":
             public |= {c for t in data["result"].get("tricks", []) for c in t["cards"]}
         if data.get("deal") and data["deal"].get("result"):
