@@ -24,6 +24,7 @@ that reaches the end of the deal is exact.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.rules import SUIT_MASK, Contract, DealState, Phase, Play, Table, legal_actions
 
@@ -267,24 +268,49 @@ class Solver:
         return trumps if self._undertrump else hand
 
 
+@lru_cache(maxsize=8)
+def _byte_sums(table: Table) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """For each suit and each byte of that suit's bits: the cards' points, and their weight in
+    `estimate` (1 + strength + points). Sums of a mask are then four look-ups."""
+    strength, points = table.strength, table.points
+    point_sums, weight_sums = [], []
+    for suit in range(4):
+        cards = [[suit * 8 + r for r in range(8) if byte >> r & 1] for byte in range(256)]
+        point_sums.append(tuple(sum(points[c] for c in cs) for cs in cards))
+        weight_sums.append(tuple(sum(1 + strength[c] + points[c] for c in cs) for cs in cards))
+    return tuple(point_sums), tuple(weight_sums)
+
+
+def _sum(sums: tuple[tuple[int, ...], ...], mask: int) -> int:
+    return (
+        sums[0][mask & 0xFF]
+        + sums[1][mask >> 8 & 0xFF]
+        + sums[2][mask >> 16 & 0xFF]
+        + sums[3][mask >> 24 & 0xFF]
+    )
+
+
 def _points_left(table: Table, hands: list[int], trick: tuple[int, ...]) -> float:
     """Every card point still to be taken: cards in hands and on the table, and the last
     trick's bonus."""
-    points = table.points
     cards = 0
     for hand in hands:
         cards |= hand
-    return float(sum(points[c] for c in bits(cards)) + sum(points[c] for c in trick) + LAST_TRICK)
+    for card in trick:
+        cards |= 1 << card
+    return float(_sum(_byte_sums(table)[0], cards) + LAST_TRICK)
 
 
 def estimate(table: Table, teams: tuple[int, ...], hands: list[int]) -> float:
     """A static guess at the points team 0 takes from a trick start on, for a search cut short:
     the points still out, shared in proportion to how strong each side's cards are (a trump or
     a card high in its suit counts more)."""
-    strength, points = table.strength, table.points
-    weight = [0.0, 0.0]
+    point_sums, weight_sums = _byte_sums(table)
+    weight = [0, 0]
+    cards = 0
     for seat, hand in enumerate(hands):
-        for card in bits(hand):
-            weight[teams[seat]] += 1 + strength[card] + points[card]
+        weight[teams[seat]] += _sum(weight_sums, hand)
+        cards |= hand
     total = weight[0] + weight[1]
-    return _points_left(table, hands, ()) * (weight[0] / total if total else 0.5)
+    left = _sum(point_sums, cards) + LAST_TRICK
+    return left * weight[0] / total if total else left / 2
