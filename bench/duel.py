@@ -12,8 +12,10 @@ and again with the seats swapped. Reported, as JSON:
 
     python -m bench.duel --a expert --b strong --deals 100
 
-colver (an optional benchmark extra, `pip install .[bench]`) is not driven yet: see
-docs/architecture.md, "Bots".
+Level B may also be colver's IS-DD bot with uniform worlds (`--b colver-isdd20`,
+`colver-isdd40`; the optional extra `pip install .[bench]`). colver lets a player discard when
+they cannot overtrump, so run those with `--no-undertrump`; the report counts the cards where
+colver's legal set differed from ours (`legal_mismatches`), which should be 0.
 """
 
 from __future__ import annotations
@@ -28,11 +30,64 @@ from typing import Any
 
 from app.bots import LEVELS, Bot, make_bot
 from app.bots.simulate import policy_action
-from app.rules import DealState, Phase, Ruleset, apply, full_deck, new_deal, view
+from app.rules import (
+    CARDS,
+    DealState,
+    Phase,
+    Play,
+    Ruleset,
+    apply,
+    full_deck,
+    legal_actions,
+    new_deal,
+    view,
+)
 
 from .bots import _percentiles
 
 LAST_TRICK = 10
+_ISDD = '[play]\nkind = "isdd"\nworlds = {}\n[worlds]\nsource = "uniform"\n'
+COLVER = {"colver-isdd20": _ISDD.format(20), "colver-isdd40": _ISDD.format(40)}
+"""colver bot specs (its TOML format) by the name `--b` takes."""
+_RANK_TO_COLVER = (0, 1, 2, 6, 3, 4, 5, 7)
+"""colver orders suits S H D C and ranks 7 8 9 J Q K 10 A; ours are C D H S and 7 8 9 10 J Q K A."""
+
+
+def to_colver(card: int) -> int:
+    return (3 - (card >> 3)) * 8 + _RANK_TO_COLVER[card & 7]
+
+
+FROM_COLVER = {to_colver(c): c for c in range(32)}
+
+
+class ColverTable:
+    """colver's engine and bots following one of our deals in its play phase, card by card."""
+
+    def __init__(self, state: DealState, spec: str, seats: list[int], seed: int) -> None:
+        import colver  # the optional bench extra; imported only when asked for
+
+        hands = [[to_colver(c) for c in state.hand(s)] for s in range(4)]
+        self.env = colver.Env.deal_with_hands(state.dealer, hands)
+        assert state.contract is not None and state.contracting_team is not None
+        self.env.set_contract(3 - int(state.contract), 80, state.contracting_team, 0)
+        self.env.set_phase_playing()
+        self.agents = {s: colver.Agent(spec, s, seed) for s in seats}
+        for agent in self.agents.values():
+            agent.init_deal(self.env)
+        self.mismatches = 0
+
+    def choose(self, state: DealState) -> Play:
+        """The colver bot's card for the seat to play; counts a legal set unlike ours."""
+        seat = state.turn
+        assert seat is not None and self.env.current_player() == seat
+        ours = {to_colver(a.card) for a in legal_actions(state) if isinstance(a, Play)}
+        self.mismatches += set(self.env.legal_actions()) != ours
+        return Play(seat, CARDS[FROM_COLVER[self.agents[seat].action(self.env)]])
+
+    def played(self, card: int) -> None:
+        for agent in self.agents.values():
+            agent.observe(self.env, to_colver(card))
+        self.env.step(to_colver(card))
 
 
 def taken_deal(ruleset: Ruleset, seed: int, number: int) -> DealState | None:
@@ -69,6 +124,7 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
     ruleset = Ruleset.french(must_undertrump=must_undertrump)
     diffs: list[float] = []
     times: dict[str, list[float]] = {}
+    mismatches = 0
     number = 0
     start = time.perf_counter()
     while len(diffs) < deals:
@@ -95,6 +151,7 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
         "deals": len(diffs),
         "mean_diff": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "legal_mismatches": mismatches,
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(times.items())},
         "seconds": round(time.perf_counter() - start, 1),
     }
@@ -103,7 +160,7 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", choices=LEVELS, default="expert")
-    parser.add_argument("--b", choices=LEVELS, default="strong")
+    parser.add_argument("--b", choices=(*LEVELS, *COLVER), default="strong")
     parser.add_argument("--deals", type=int, default=100, help="deal pairs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
