@@ -1,9 +1,10 @@
 """The `expert` level: information-set double-dummy search (IS-DD) for the card play.
 
-For a card, it draws `worlds` deals consistent with its seat's view (the `Sampler` the strong
-level uses), solves each one with every hand open (`Solver`, a node budget per world), and plays
-the card with the best average card points over the worlds. Each world gives a value to every
-legal card, so the cards are compared on the same deals.
+For a card in the last DD_TRICKS tricks, it draws `worlds` deals consistent with its seat's view
+(the `Sampler` the strong level uses), solves each one with every hand open (`Solver`, a node
+budget per world), and plays the card with the best average card points over the worlds. Each
+world gives a value to every legal card, so the cards are compared on the same deals. Earlier in
+the deal it plays as the strong level does.
 
 The bidding, contra and re-contra included, is the strong level's search: each candidate bid is
 valued over sampled deals played out by the basic rules, and a bid overrules the basic choice
@@ -28,27 +29,32 @@ from .sampler import Sampler
 from .solver import Solver
 from .strong import StrongBot
 
-WORLDS = 12
+WORLDS = 10
 """Sampled deals per card decision."""
-NODES = 2500
+NODES = 5000
 """Solver nodes per sampled deal: WORLDS * NODES is the card play's work per decision."""
+DD_TRICKS = 4
+"""From this many tricks left (the current one counted) the worlds are solved; before, the
+budget would cut the search short of the end, and a shallow search with a static estimate
+plays worse than the strong level's play-outs to the end of the deal (measured, bench.duel)."""
 
 
 class ExpertBot:
     """IS-DD card play over `worlds` sampled deals, `nodes` solver nodes each; the strong
-    level's bidding, with its budget (`bidding_budget` simulated actions, default the preset's)."""
+    level's search (`strong_budget` simulated actions, default the preset's) for the bidding and
+    the cards before the last DD_TRICKS tricks."""
 
     def __init__(
         self,
         rng: random.Random,
         worlds: int = WORLDS,
         nodes: int = NODES,
-        bidding_budget: int | None = None,
+        strong_budget: int | None = None,
     ) -> None:
         self._rng = rng
         self._worlds = worlds
         self._solver = Solver(nodes)
-        self._strong = StrongBot(rng, budget=bidding_budget)
+        self._strong = StrongBot(rng, budget=strong_budget)
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
         actions = legal_of(seat_view, legal)
@@ -57,6 +63,10 @@ class ExpertBot:
         cards = sorted({int(a.card) for a in actions if isinstance(a, Play)})
         if len(cards) == 1:
             return play_with_card(cards[0], actions)
+        hand = seat_view.hand
+        assert hand is not None
+        if len(hand) + (1 if seat_view.trick else 0) > DD_TRICKS:
+            return self._strong.choose(seat_view, actions)
         return play_with_card(self._card(seat_view, actions, cards), actions)
 
     def _card(self, seat_view: SeatView, actions: Sequence[Action], cards: list[int]) -> int:

@@ -17,7 +17,7 @@ def test_the_expert_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
     """Whole deals with four small-budget experts, BG-5..BG-11 / FR-3..FR-6 enforced by the
     engine's apply (which raises on an illegal action) and checked against legal_actions."""
     rng = random.Random(f"expert-{preset}")
-    bot = ExpertBot(rng, worlds=3, nodes=150, bidding_budget=300)
+    bot = ExpertBot(rng, worlds=3, nodes=150, strong_budget=300)
     bids = plays = 0
     for _ in range(3):
         state = fresh_deal(RULESETS[preset], rng)
@@ -31,10 +31,11 @@ def test_the_expert_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
 
 
 def test_the_expert_bot_is_repeatable() -> None:
-    """The budget is counted work, so a seed and a view always give the same card."""
+    """The budget is counted work, so a seed and a view always give the same card (three tricks
+    left: the worlds are solved)."""
     rng = random.Random("repeat")
     state = fresh_deal(RULESETS["french"], rng)
-    while state.phase is Phase.BIDDING or len(state.tricks) < 2:
+    while state.phase is Phase.BIDDING or len(state.tricks) < 5:
         assert state.turn is not None
         state = apply(state, make_bot("basic", rng).choose(view(state, state.turn)))
     assert state.turn is not None
