@@ -108,15 +108,28 @@ def card_points(state: DealState, team: int) -> int:
 
 
 def play(
-    state: DealState, bots: list[Bot], levels: list[str], times: dict[str, list[float]]
+    state: DealState,
+    bots: list[Bot | None],
+    levels: list[str],
+    times: dict[str, list[float]],
+    colver: ColverTable | None,
 ) -> DealState:
+    """The deal played to its end; a seat without a bot of ours is colver's."""
     while state.turn is not None:
         seat_view = view(state, state.turn)
+        bot = bots[state.turn]
         start = time.process_time()
-        action = bots[state.turn].choose(seat_view)
+        if bot is not None:
+            action = bot.choose(seat_view)
+        else:
+            assert colver is not None
+            action = colver.choose(state)
         if len(seat_view.legal) > 1:
             times.setdefault(levels[state.turn], []).append(time.process_time() - start)
         state = apply(state, action)
+        if colver is not None:
+            assert isinstance(action, Play)
+            colver.played(action.card)
     return state
 
 
@@ -135,10 +148,16 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
         diff = 0.0
         for a_team in (0, 1):
             levels = [level_a if s % 2 == a_team else level_b for s in range(4)]
-            bots = [
-                make_bot(lv, random.Random(f"{seed}/{number}/{s}")) for s, lv in enumerate(levels)
+            bots: list[Bot | None] = [
+                None if lv in COLVER else make_bot(lv, random.Random(f"{seed}/{number}/{s}"))
+                for s, lv in enumerate(levels)
             ]
-            end = play(state, bots, levels, times)
+            colver = None
+            if level_b in COLVER:
+                seats = [s for s in range(4) if bots[s] is None]
+                colver = ColverTable(state, COLVER[level_b], seats, seed * 100_003 + number)
+            end = play(state, bots, levels, times, colver)
+            mismatches += 0 if colver is None else colver.mismatches
             diff += card_points(end, a_team) - card_points(end, 1 - a_team)
         diffs.append(diff / 2)
     mean = statistics.fmean(diffs)
