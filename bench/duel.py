@@ -46,9 +46,9 @@ from app.rules import (
 from .bots import _percentiles
 
 LAST_TRICK = 10
-_ISDD = '[play]\nkind = "isdd"\nworlds = {}\n[worlds]\nsource = "uniform"\n'
-COLVER = {"colver-isdd20": _ISDD.format(20), "colver-isdd40": _ISDD.format(40)}
-"""colver bot specs (its TOML format) by the name `--b` takes."""
+_ISDD = '[play]\ndeterminizations = {}\n[worlds]\nsource = "uniform"\n'
+COLVER = {"colver-isdd20": 20, "colver-isdd40": 40}
+"""colver's IS-DD bot (its TOML spec `_ISDD`) by the name `--b` takes, and its worlds."""
 _RANK_TO_COLVER = (0, 1, 2, 6, 3, 4, 5, 7)
 """colver orders suits S H D C and ranks 7 8 9 J Q K 10 A; ours are C D H S and 7 8 9 10 J Q K A."""
 
@@ -63,7 +63,7 @@ FROM_COLVER = {to_colver(c): c for c in range(32)}
 class ColverTable:
     """colver's engine and bots following one of our deals in its play phase, card by card."""
 
-    def __init__(self, state: DealState, spec: str, seats: list[int], seed: int) -> None:
+    def __init__(self, state: DealState, worlds: int, seats: list[int], seed: int) -> None:
         import colver  # the optional bench extra; imported only when asked for
 
         hands = [[to_colver(c) for c in state.hand(s)] for s in range(4)]
@@ -71,7 +71,9 @@ class ColverTable:
         assert state.contract is not None and state.contracting_team is not None
         self.env.set_contract(3 - int(state.contract), 80, state.contracting_team, 0)
         self.env.set_phase_playing()
-        self.agents = {s: colver.Agent(spec, s, seed) for s in seats}
+        self.agents = {s: colver.Agent(_ISDD.format(worlds), s, seed) for s in seats}
+        for agent in self.agents.values():  # colver ignores keys it does not know: check
+            assert f"isdd:{worlds}d+unif" in agent.label, agent.label
         for agent in self.agents.values():
             agent.init_deal(self.env)
         self.mismatches = 0
