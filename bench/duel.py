@@ -15,7 +15,8 @@ and again with the seats swapped. Reported, as JSON:
 Level B may also be colver's IS-DD bot with uniform worlds (`--b colver-isdd20`,
 `colver-isdd40`; the optional extra `pip install .[bench]`). colver lets a player discard when
 they cannot overtrump, so run those with `--no-undertrump`; the report counts the cards where
-colver's legal set differed from ours (`legal_mismatches`), which should be 0.
+colver's legal set differed from ours (`legal_mismatches`), which should be 0. colver's rule
+bot is not offered: its spec format is undocumented, and no key tried selected it.
 """
 
 from __future__ import annotations
