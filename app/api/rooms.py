@@ -46,7 +46,7 @@ class RoomIn(BaseModel):
         "cut it short); default from the server settings.",
     )
     bots: list[int] = Field(default_factory=list, description="Seats to fill with bots now.")
-    bot_level: Literal["random", "basic", "strong"] = Field(
+    bot_level: Literal["random", "basic", "strong", "expert"] = Field(
         default="basic",
         description="The bots of this room, in empty seats and standing in for absent players.",
     )

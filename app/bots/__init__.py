@@ -1,4 +1,4 @@
-"""Bots that play Belote from their own seat's view: `random`, `basic` and `strong`.
+"""Bots that play Belote from their own seat's view: `random`, `basic`, `strong` and `expert`.
 
 `make_bot(level, rng)` gives an object with `choose(seat_view, legal=None) -> Action`, which is
 the rooms' `BotPolicy`. A bot depends on the standard library and `app.rules` only.
@@ -10,10 +10,11 @@ import random
 
 from .base import Bot
 from .basic import BasicBot
+from .expert import ExpertBot
 from .random_bot import RandomBot
 from .strong import StrongBot
 
-LEVELS = ("random", "basic", "strong")
+LEVELS = ("random", "basic", "strong", "expert")
 
 
 def make_bot(level: str, rng: random.Random) -> Bot:
@@ -24,7 +25,9 @@ def make_bot(level: str, rng: random.Random) -> Bot:
         return BasicBot()
     if level == "strong":
         return StrongBot(rng)
+    if level == "expert":
+        return ExpertBot(rng)
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "BasicBot", "Bot", "RandomBot", "StrongBot", "make_bot"]
+__all__ = ["LEVELS", "BasicBot", "Bot", "ExpertBot", "RandomBot", "StrongBot", "make_bot"]

@@ -33,7 +33,7 @@ from app.rules import Action, SeatView
 
 log = logging.getLogger(__name__)
 
-POOLED_LEVELS = frozenset({"strong"})
+POOLED_LEVELS = frozenset({"strong", "expert"})
 
 
 class InlineBot:
