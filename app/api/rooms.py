@@ -174,7 +174,7 @@ async def take_seat(
 
 @router.delete("/rooms/{code}/seats/me", response_model=VersionOut, responses=CHANGE)
 async def leave_seat(code: RoomCode, player: PlayerDep, services: ServicesDep) -> VersionOut:
-    """Stand up (before the match or after it)."""
+    """Stand up; during a match a stand-in bot plays the seat, which stays yours to take back."""
     room = await _room(services, code)
     await room.leave(player.id)
     return _out(room)
