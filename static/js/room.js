@@ -794,7 +794,7 @@ export function showRoom(app, code) {
       const scores = S.scoresheet ? S.scoresheet.scores : sidesOf(seats()).map(() => 0);
       const labels = shortTeamNames();
       if (seats() === 4) {
-        parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, us, teamNames())));
+        parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, usTeam(), teamNames())));
       } else {
         const text = columns().map((side) => `${labels[side]} ${scores[side]}`).join(" · ");
         parts.push(h("div", { class: "felt-score", id: "felt-score", text }));
