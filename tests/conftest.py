@@ -16,7 +16,7 @@ import httpx
 import pytest
 import uvicorn
 from fastapi import FastAPI
-from sqlalchemy import delete
+from sqlalchemy import delete, text
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.__main__ import server_options
@@ -29,9 +29,21 @@ from app.settings import Settings
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 
 
+_RESET: set[str] = set()
+"""PostgreSQL test databases already emptied of every table in this session."""
+
+
 async def _migrate(url: str) -> None:
+    """Migrate ``url`` to head. A PostgreSQL test database is scratch space: the first time in a
+    session its schema is dropped and made anew, so that tables left by another checkout (a
+    branch with other migrations, an interrupted run) cannot stand in for this one's."""
     engine = make_engine(url)
     try:
+        if url.startswith("postgresql") and url not in _RESET:
+            async with engine.begin() as connection:
+                await connection.execute(text("DROP SCHEMA public CASCADE"))
+                await connection.execute(text("CREATE SCHEMA public"))
+            _RESET.add(url)
         await upgrade(engine)
     finally:
         await engine.dispose()
