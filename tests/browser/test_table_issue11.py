@@ -227,7 +227,9 @@ def test_no_sideways_scroll_at_1366_px(new_page: Any, locale: str) -> None:
 
 
 def test_trick_cards_cover_no_caption_or_name_plate(new_page: Any) -> None:
-    page = new_page(viewport=WIDE)
+    # The layout at rest is what is measured: a card still in flight (js/motion.js) may pass
+    # over a plate, so motion is off as under the system's reduced-motion setting.
+    page = new_page(viewport=WIDE, reduced_motion="reduce")
     ui.set_name(page, "Tidy")
     ui.create_room(page, bots=(1, 2, 3))
     ui.start(page)
@@ -260,7 +262,7 @@ def test_scoresheet_notes_are_spaced_and_the_underline_explained(new_page: Any) 
                         mp: [44, 0], hanging_out: 0, valat_team: 0};
           const sheet = {lines: [line], scores: [44, 0], hanging: 0, target: 151,
                          finished: false, winner: null};
-          const table = scoresheetTable(sheet, 0, ['Us', 'Them']);
+          const table = scoresheetTable(sheet, [0, 1], ['Us', 'Them']);
           document.querySelector('main').append(table);
           const caption = table.querySelector('caption');
           return {notes: table.querySelector('td.notes').textContent,
@@ -276,7 +278,7 @@ def test_the_replay_deals_five_plays_by_itself_jumps_and_names_teams_for_visitor
 ) -> None:
     page = new_page()
     ui.set_name(page, "Replayer")
-    ui.create_room(page, bots=(1, 2, 3), pause=60, public=True)  # visitors may read it
+    ui.create_room(page, bots=(1, 2, 3), pause=60, public=True)  # a visitor reads it
     ui.start(page)
     while True:  # a deal that was played (not all passed)
         play_to_deal_end(page)
