@@ -6,6 +6,8 @@ import asyncio
 import gc
 import logging
 import resource
+import socket
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import uvicorn
@@ -16,6 +18,7 @@ from app.main import create_app
 from app.settings import Settings
 
 log = logging.getLogger("app")
+HAND_OVER_GRACE_SECONDS = 0.2
 SPARE_FILES = 64  # the listening socket, the database, logs, the bot workers' pipes
 
 
@@ -75,6 +78,30 @@ def raise_file_limit(connections: int) -> None:
         )
 
 
+class Node(uvicorn.Server):
+    """uvicorn's server for a node of a cluster: on SIGTERM it stops listening, then hands its
+    rooms over (``RoomManager.close``: each room to a live node, its clients told which with
+    4307) before uvicorn closes the remaining connections. Left to uvicorn, every WebSocket
+    would be closed with 1012 first, and its client sent round robin to any node, which would
+    redirect it once more while the rooms were still being handed over."""
+
+    def __init__(self, config: uvicorn.Config, hand_over: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self._hand_over = hand_over
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        try:
+            await self._hand_over()
+        except Exception:  # the lifespan tries again; the leases expire by themselves anyway
+            log.exception("handing the rooms over failed")
+        # The closes the hand-over queued go out after the frames before them (each socket's
+        # writer task); uvicorn would close whatever is still open with 1012.
+        await asyncio.sleep(HAND_OVER_GRACE_SECONDS)
+        await super().shutdown(sockets)
+
+
 def main() -> None:
     settings = Settings()
     asyncio.run(migrate(settings))
@@ -82,7 +109,10 @@ def main() -> None:
     tune_gc()
     options = server_options(settings)
     raise_file_limit(options["limit_concurrency"])
-    uvicorn.run(app, **options)
+    if not settings.node_id:
+        uvicorn.run(app, **options)
+        return
+    Node(uvicorn.Config(app, **options), app.state.services.rooms.close).run()
 
 
 if __name__ == "__main__":

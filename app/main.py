@@ -21,6 +21,7 @@ from app.api import accounts, errors, matches, my_rooms, players, quickplay, rat
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
+from app.cluster.admission import RedisGate
 from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
@@ -86,7 +87,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
+    gate = None  # WebSockets per address: counted by this process unless Redis is shared
     if redis is not None:
+        gate = RedisGate(
+            redis,
+            settings.redis_prefix,
+            settings.node_id or "server",
+            settings.ws_max_connections,
+            settings.ws_per_address,
+        )
         creations = RedisLimiter(
             redis,
             settings.redis_prefix + "create:",
@@ -112,10 +121,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             manager.keep_leases(settings.node_renew_seconds)
             if shared_lobby is not None:
                 shared_lobby.start()
+            if gate is not None:
+                gate.start()
             yield
         finally:
             if shared_lobby is not None:
                 await shared_lobby.close()
+            if gate is not None:
+                await gate.close()
             await manager.close()
             await ratings_repo.settled()
             await bots.close()
@@ -181,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             player_repo,
             WireLimits.from_settings(settings),
             wire_stats,
+            gate,
         )
     )
     if settings.metrics:

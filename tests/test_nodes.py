@@ -192,6 +192,9 @@ class Client:
     finished: bool = False
     deal: dict[str, Any] | None = None
     last_frame_at: float = 0.0
+    dropped_at: float | None = None  # the connection ended, and no frame came since
+    # (when, how long): each time the client was without a room, until its next frame
+    back_after: list[tuple[float, float]] = field(default_factory=list)
     go: asyncio.Event = field(default_factory=asyncio.Event)  # cleared: wait before acting
     to_act: asyncio.Event = field(default_factory=asyncio.Event)  # waiting at the gate
     sent_while_held: bool = False
@@ -215,7 +218,9 @@ class Client:
                     self.connections += 1
                     await self._session(ws)
                 node = None
+                self._dropped()
             except ConnectionClosed as closed:
+                self._dropped()
                 frame = closed.rcvd
                 if frame is not None and frame.code == CLOSE_ELSEWHERE:
                     self.redirects += 1
@@ -228,7 +233,12 @@ class Client:
                     node = None
             except (OSError, TimeoutError, InvalidStatus):
                 node = None
+                self._dropped()
             await asyncio.sleep(0.1)  # the client's backoff before it reconnects
+
+    def _dropped(self) -> None:
+        if self.dropped_at is None:
+            self.dropped_at = time.monotonic()
 
     async def _session(self, ws: Any) -> None:
         hello: dict[str, Any] = {}
@@ -242,6 +252,10 @@ class Client:
             async for raw in ws:
                 frame = json.loads(raw)
                 self.last_frame_at = time.monotonic()
+                if self.dropped_at is not None:
+                    gap = self.last_frame_at - self.dropped_at
+                    self.back_after.append((self.dropped_at, gap))
+                    self.dropped_at = None
                 if "v" in frame:
                     expected = None if self.version is None else self.version + 1
                     if frame["t"] != "snapshot" and frame["v"] != expected:
@@ -425,11 +439,29 @@ async def test_rooms_of_a_killed_node_are_taken_over_and_finish(cluster_url: str
             nodes.processes[leaving].send_signal(signal.SIGTERM)
             await nodes.until_none_owned_by(leaving, moving, TAKEOVER_BOUND)
             handover = time.monotonic() - stopped_at
-            print(json.dumps({"rooms_handed_over": len(moving), "handover_s": round(handover, 2)}))
             assert handover < LEASE_SECONDS  # handed over, not left to expire
             # uvicorn ends by raising the signal again, after its graceful shutdown
             assert await asyncio.to_thread(nodes.processes[leaving].wait, 20) == -signal.SIGTERM
             await all_finish(http, [*players, *watchers], tasks)
+            # How long each client of a moved room was without it (a measurement, not a bound).
+            away = sorted(
+                gap
+                for c in [*players, *watchers]
+                if c.code in moving
+                for at, gap in c.back_after
+                if at >= stopped_at
+            )
+            print(
+                json.dumps(
+                    {
+                        "rooms_handed_over": len(moving),
+                        "handover_s": round(handover, 2),
+                        "client_gap_p50_s": round(away[len(away) // 2], 3) if away else None,
+                        "client_gap_max_s": round(away[-1], 3) if away else None,
+                        "redirects": sum(c.redirects for c in [*players, *watchers]),
+                    }
+                )
+            )
         finally:
             for task in tasks:
                 task.cancel()

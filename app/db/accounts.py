@@ -15,9 +15,11 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pwdlib import PasswordHash
-from sqlalchemy import delete, select, update
+from sqlalchemy import case, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -151,7 +153,7 @@ class Accounts:
         ``login_limited`` once the username or the address failed too often."""
         keys = [f"user:{username.casefold()[:64]}", f"addr:{address[:64]}"]
         caps = [self._limits.per_account, self._limits.per_address]
-        if await self._limited(keys, caps):
+        if not await self._take_try(keys, caps):
             raise RoomError("login_limited", "Too many failed logins; try again later.")
         async with self._sessions() as session:
             account = await session.scalar(
@@ -160,12 +162,12 @@ class Accounts:
         ok, rehashed = await self._verify(
             password, None if account is None else account.password_hash
         )
-        if account is None or not ok:
-            await self._fail(keys)
+        if account is None or not ok:  # the try taken stays counted: a failure
             raise RoomError("bad_login", "The username or the password is wrong.")
         token = secrets.token_urlsafe(32)
         async with self._sessions.begin() as session:
             await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
+            await session.execute(_give_back(keys[1:]))  # a success is not the address's failure
             if rehashed is not None:
                 await session.execute(
                     update(m.Account)
@@ -232,33 +234,51 @@ class Accounts:
 
     # ---- failed logins -----------------------------------------------------------------------
 
-    async def _limited(self, keys: list[str], caps: list[int]) -> bool:
-        since = datetime.now(UTC) - timedelta(seconds=self._limits.window_seconds)
-        async with self._sessions() as session:
-            rows = await session.scalars(select(m.LoginFailure).where(m.LoginFailure.key.in_(keys)))
-            counts = {r.key: r.count for r in rows if _utc(r.window_start) >= since}
-        return any(counts.get(key, 0) >= cap for key, cap in zip(keys, caps, strict=True))
-
-    async def _fail(self, keys: list[str]) -> None:
+    async def _take_try(self, keys: list[str], caps: list[int]) -> bool:
+        """Count a failure for every key before the password is checked, atomically (each
+        key's row is locked by its upsert until the commit), and give the tries back if one
+        key is over its cap: False, the login is refused. Checking first and counting after
+        the (slow, by design) hash let every attempt that overlapped in time through, on any
+        number of nodes: N parallel guesses were N guesses, whatever the cap."""
         now = datetime.now(UTC)
         since = now - timedelta(seconds=self._limits.window_seconds)
-        for key in keys:
-            try:
-                async with self._sessions.begin() as session:
-                    row = await session.get(m.LoginFailure, key, with_for_update=True)
-                    if row is None:
-                        session.add(m.LoginFailure(key=key, count=1, window_start=now))
-                    elif _utc(row.window_start) < since:
-                        row.count, row.window_start = 1, now
-                    else:
-                        row.count += 1
-            except IntegrityError:  # another node counted the first failure at the same time
-                async with self._sessions.begin() as session:
-                    await session.execute(
-                        update(m.LoginFailure)
-                        .where(m.LoginFailure.key == key)
-                        .values(count=m.LoginFailure.count + 1)
-                    )
+        async with self._sessions.begin() as session:
+            dialect = session.get_bind().dialect.name
+            counts = [
+                (await session.execute(_count_try(dialect, k, now, since))).scalar_one()
+                for k in keys
+            ]
+            if all(count <= cap for count, cap in zip(counts, caps, strict=True)):
+                return True
+            await session.execute(_give_back(keys))
+        return False
+
+
+def _count_try(dialect: str, key: str, now: datetime, since: datetime) -> Any:
+    """One more failure for ``key`` (a new window if the last one is over); its count."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    table = m.LoginFailure.__table__.c
+    stale = table.window_start < since
+    return (
+        insert(m.LoginFailure)
+        .values(key=key, count=1, window_start=now)
+        .on_conflict_do_update(
+            index_elements=[table.key],
+            set_={
+                "count": case((stale, 1), else_=table.count + 1),
+                "window_start": case((stale, now), else_=table.window_start),
+            },
+        )
+        .returning(table.count)
+    )
+
+
+def _give_back(keys: list[str]) -> Any:
+    return (
+        update(m.LoginFailure)
+        .where(m.LoginFailure.key.in_(keys), m.LoginFailure.count > 0)
+        .values(count=m.LoginFailure.count - 1)
+    )
 
 
 def _new_session(player_id: str, token: str, label: str) -> m.AccountSession:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -262,15 +263,36 @@ class QuickPlayTicket(Base):
     room_code: Mapped[str | None] = mapped_column(String(32))
 
 
+class NodeLease(Base):
+    """A node of a cluster is alive until ``expires_at`` (the database's clock), renewed once
+    per period whatever its number of rooms; ``epoch`` is raised by each process started under
+    the name (app/db/ownership.py)."""
+
+    __tablename__ = "node_leases"
+
+    node: Mapped[str] = mapped_column(String(64), primary_key=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime]
+
+
 class RoomLease(Base):
-    """Which node owns a room, since when (``epoch``, raised by every change of owner) and until
-    when (``expires_at``, the database's clock). Only a cluster of nodes on PostgreSQL uses it
+    """Which node owns a room (``''``: nobody) and since when (``epoch``, raised by every change
+    of owner); the room is free once its node's lease expired. ``handed``: a stopping node gave
+    the room to ``node``, which is to load it. Only a cluster of nodes on PostgreSQL uses it
     (app/db/ownership.py): the room's writes are fenced on its row."""
 
     __tablename__ = "room_leases"
-    __table_args__ = (Index("ix_room_leases_node", "node"),)
+    __table_args__ = (
+        Index("ix_room_leases_node", "node"),
+        Index(
+            "ix_room_leases_handed",
+            "node",
+            postgresql_where=text("handed"),
+            sqlite_where=text("handed"),
+        ),
+    )
 
     room_code: Mapped[str] = mapped_column(String(32), primary_key=True)
     node: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(BigInteger)
-    expires_at: Mapped[datetime]
+    handed: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -1,88 +1,147 @@
 """Room leases in PostgreSQL: which node of a cluster owns each room, and the fence on its writes.
 
-Each room has a row ``room_leases(room_code, node, epoch, expires_at)``. The owner renews all its
-rows in one statement every ``renew_seconds``; a row whose ``expires_at`` passed (the database's
-clock, so the nodes' clocks do not matter) may be claimed by any node, which raises ``epoch``.
+Two tables. ``node_leases(node, epoch, expires_at)`` is one row per node: the node renews it
+once every ``renew_seconds``, whatever the number of its rooms, and ``epoch`` is raised each
+time a process starts under that name. ``room_leases(room_code, node, epoch, handed)`` says
+which node owns a room; it is written only when a room changes hands, never to renew it. A room
+is free when its node's lease expired (the database's clock, so the nodes' clocks do not
+matter) or names nobody (``''``); any node may then take it, raising the room's ``epoch``.
+
 Every group commit locks the rows of the rooms it writes (``SELECT … FOR UPDATE``, in code order
 so that two transactions cannot deadlock) and writes only the rooms whose row still names this
 node at the epoch it claimed (``fence``): a node that was paused past its lease and comes back
 finds another node's name or a higher epoch there and its writes are refused. A claim waits for
 a group commit holding the row, so the new owner loads the room after the old owner's last write.
+A node that takes rooms over locks the dead node's lease row (``FOR SHARE``), so a renewal that
+comes late waits for it and then knows that its lease had lapsed: only then does the node read
+its rooms' rows to find the ones it lost.
 
-Rows are kept when a node dies (they expire) and deleted when a room leaves memory because it is
-idle, so that only rooms someone is using are taken over. A node shutting down expires its rows
-at once (``hand_over``): the others take its rooms within one renewal period.
+Rows are kept when a node dies and deleted when a room leaves memory because it is idle, so that
+only rooms someone is using are taken over. A node shutting down hands each room to a live node
+(``hand_over``: the row names it, ``handed``, and a ``NOTIFY`` wakes it) and expires its own
+lease, so that the others take whatever is left at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import Connection, text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 log = logging.getLogger(__name__)
 
-_CLAIM = text(
+CHANNEL = "belote_handed"  # NOTIFY payload: the node that was handed rooms
+
+_START = text(
     """
-    INSERT INTO room_leases (room_code, node, epoch, expires_at)
-    SELECT CAST(:code AS varchar), CAST(:node AS varchar), 1, now() + CAST(:ttl AS interval)
-    WHERE EXISTS (SELECT 1 FROM rooms WHERE code = CAST(:code AS varchar))
-    ON CONFLICT (room_code) DO UPDATE
-        SET node = EXCLUDED.node, epoch = room_leases.epoch + 1, expires_at = EXCLUDED.expires_at
-        WHERE room_leases.expires_at < now() OR room_leases.node = EXCLUDED.node
+    INSERT INTO node_leases (node, epoch, expires_at)
+    VALUES (:node, 1, now() + CAST(:ttl AS interval))
+    ON CONFLICT (node) DO UPDATE
+        SET epoch = node_leases.epoch + 1, expires_at = EXCLUDED.expires_at
     RETURNING epoch
     """
 )
-_OWNER = text("SELECT node FROM room_leases WHERE room_code = :code")
-# The subqueries lock the rows in code order: a renewal and a group commit of the same node
-# lock overlapping rows, and in different orders they could deadlock.
-_RENEW = text(
-    """
-    UPDATE room_leases AS l SET expires_at = now() + CAST(:ttl AS interval)
-    FROM (SELECT room_code FROM room_leases WHERE node = :node AND room_code = ANY(:codes)
-          ORDER BY room_code FOR UPDATE) AS mine
-    WHERE l.room_code = mine.room_code
-    RETURNING l.room_code, l.epoch
-    """
-)
-# Rooms someone was using: being played, or waiting and changed lately. SKIP LOCKED: nodes
-# taking over at the same moment share the rooms instead of queueing behind each other.
-_TAKE_OVER = text(
-    """
-    UPDATE room_leases AS l
-    SET node = :node, epoch = l.epoch + 1, expires_at = now() + CAST(:ttl AS interval)
-    FROM (SELECT room_leases.room_code FROM room_leases JOIN rooms ON rooms.code = room_code
-          WHERE expires_at < now() AND (rooms.status = 'playing' OR (rooms.status = 'waiting'
-                AND rooms.updated_at >= now() - CAST(:idle AS interval)))
-          ORDER BY random() LIMIT :limit FOR UPDATE OF room_leases SKIP LOCKED) AS free
-    WHERE l.room_code = free.room_code
-    RETURNING l.room_code, l.epoch
-    """
-)
-# A node starting under the name of one that died: its old rows are free at once. Active rooms
-# without a row (stored by a single server, or released) get an expired one, to be taken over.
-_EXPIRE_MINE = text(
-    "UPDATE room_leases SET expires_at = now() - CAST(:tick AS interval) WHERE node = :node"
-)
+# A process starting under the name of one that died: its old rooms are free at once (and the
+# old process, if it was only frozen, finds ``''`` in their rows: its writes are refused).
+_FREE_MINE = text("UPDATE room_leases SET node = '', handed = false WHERE node = :node")
+# Active rooms without a row (stored by a single server, or released) get a free one.
 _ADOPT = text(
     """
-    INSERT INTO room_leases (room_code, node, epoch, expires_at)
-    SELECT code, '', 0, now() - CAST(:tick AS interval) FROM rooms
+    INSERT INTO room_leases (room_code, node, epoch, handed)
+    SELECT code, '', 0, false FROM rooms
     WHERE status = 'playing'
        OR (status = 'waiting' AND updated_at >= now() - CAST(:idle AS interval))
     ON CONFLICT (room_code) DO NOTHING
     """
 )
-_HAND_OVER = text(
+# The previous expiry tells whether the lease had lapsed (others may have taken rooms).
+_RENEW = text(
     """
-    UPDATE room_leases AS l SET expires_at = now() - CAST(:tick AS interval)
-    FROM (SELECT room_code FROM room_leases WHERE node = :node ORDER BY room_code FOR UPDATE)
-         AS mine
+    WITH old AS (SELECT expires_at FROM node_leases WHERE node = :node AND epoch = :epoch
+                 FOR UPDATE)
+    UPDATE node_leases SET expires_at = now() + CAST(:ttl AS interval) FROM old
+    WHERE node_leases.node = :node AND node_leases.epoch = :epoch
+    RETURNING old.expires_at < now()
+    """
+)
+_MINE = text(
+    "SELECT room_code, epoch FROM room_leases WHERE node = :node AND room_code = ANY(:codes)"
+)
+# The nodes whose rooms are free (cheap: the node table and the index on ``room_leases.node``).
+_DEAD = text(
+    """
+    SELECT n.node FROM node_leases AS n
+    WHERE n.expires_at < now() AND n.node <> :node
+      AND EXISTS (SELECT 1 FROM room_leases AS l WHERE l.node = n.node)
+    UNION ALL
+    SELECT '' WHERE EXISTS (SELECT 1 FROM room_leases WHERE node = '')
+    """
+)
+_STILL_DEAD = text(
+    "SELECT node FROM node_leases WHERE node = ANY(:dead) AND expires_at < now() FOR SHARE"
+)
+_ACTIVE = """(rooms.status = 'playing' OR (rooms.status = 'waiting'
+              AND rooms.updated_at >= now() - CAST(:idle AS interval)))"""
+# SKIP LOCKED: nodes taking over at the same moment share the rooms instead of queueing.
+_TAKE_OVER = text(
+    f"""
+    UPDATE room_leases AS l SET node = :node, epoch = l.epoch + 1, handed = false
+    FROM (SELECT room_leases.room_code FROM room_leases JOIN rooms ON rooms.code = room_code
+          WHERE room_leases.node = ANY(:dead) AND {_ACTIVE}
+          ORDER BY random() LIMIT :limit FOR UPDATE OF room_leases SKIP LOCKED) AS free
+    WHERE l.room_code = free.room_code
+    RETURNING l.room_code, l.epoch
+    """
+)
+# The rooms of a dead node that nobody is using: the next node to open one claims it.
+_FORGET = text(
+    f"""
+    DELETE FROM room_leases AS l WHERE l.node = ANY(:dead)
+      AND NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.code = l.room_code AND {_ACTIVE})
+    """
+)
+# Rooms a stopping node handed to this one (a partial index keeps this cheap when none are).
+_PICK_UP = text(
+    "UPDATE room_leases SET handed = false WHERE node = :node AND handed RETURNING room_code, epoch"
+)
+_ROW = text("SELECT node, epoch FROM room_leases WHERE room_code = :code FOR UPDATE")
+_ALIVE = text("SELECT 1 FROM node_leases WHERE node = :node AND expires_at >= now() FOR SHARE")
+_INSERT = text(
+    """
+    INSERT INTO room_leases (room_code, node, epoch, handed)
+    SELECT CAST(:code AS varchar), CAST(:node AS varchar), 1, false
+    WHERE EXISTS (SELECT 1 FROM rooms WHERE code = CAST(:code AS varchar))
+    ON CONFLICT (room_code) DO NOTHING
+    RETURNING epoch
+    """
+)
+_OWNER = text("SELECT node FROM room_leases WHERE room_code = :code")
+_TAKE = text(
+    "UPDATE room_leases SET node = :node, epoch = epoch + 1, handed = false "
+    "WHERE room_code = :code RETURNING epoch"
+)
+_SUCCESSORS = text(
+    "SELECT node, epoch FROM node_leases WHERE node <> :node AND expires_at > now() ORDER BY node"
+)
+_HAND = text(
+    """
+    UPDATE room_leases AS l SET node = :to, epoch = l.epoch + 1, handed = true
+    FROM (SELECT room_code FROM room_leases WHERE node = :node AND room_code = ANY(:codes)
+          ORDER BY room_code FOR UPDATE) AS mine
     WHERE l.room_code = mine.room_code
+    RETURNING l.room_code
     """
+)
+_NOTIFY = text("SELECT pg_notify(:channel, :to)")
+_EXPIRE = text(
+    "UPDATE node_leases SET expires_at = now() - CAST(:tick AS interval) "
+    "WHERE node = :node AND epoch = :epoch"
 )
 _RELEASE = text("DELETE FROM room_leases WHERE room_code = :code AND node = :node AND epoch = :e")
 _LOCK = text(
@@ -90,8 +149,7 @@ _LOCK = text(
     "ORDER BY room_code FOR UPDATE"
 )
 _CREATE = text(
-    "INSERT INTO room_leases (room_code, node, epoch, expires_at) VALUES (:code, :node, 1, "
-    "now() + CAST(:ttl AS interval))"
+    "INSERT INTO room_leases (room_code, node, epoch, handed) VALUES (:code, :node, 1, false)"
 )
 _TICK = timedelta(seconds=1)
 
@@ -112,38 +170,85 @@ class RoomLeases:
         self._ttl = timedelta(seconds=ttl_seconds)
         self._idle = timedelta(seconds=idle_seconds)
         self._take_limit = take_limit
+        self._epoch = 0  # this process's, in ``node_leases`` (``start``)
         self._held: dict[str, int] = {}  # code -> the epoch this node claimed
         self._lost_callbacks: list[Callable[[str], None]] = []
+        self._handed = asyncio.Event()  # another node handed rooms to this one (NOTIFY)
+        self._listener: AsyncConnection | None = None
 
     @property
     def node_id(self) -> str:
         return self._node
 
     async def start(self) -> None:
-        """Free the rows a previous process of this name left, and give an expired row to every
-        active room that has none, so that the cluster's take-over brings them back."""
+        """Take this node's lease under a new epoch, free the rooms a previous process of this
+        name left, give a free row to every active room that has none (the cluster's take-over
+        brings them back), and listen for rooms handed to this node."""
         async with self._engine.begin() as connection:
-            await connection.execute(_EXPIRE_MINE, {"node": self._node, "tick": _TICK})
-            await connection.execute(_ADOPT, {"idle": self._idle, "tick": _TICK})
+            self._epoch = int((await connection.execute(_START, self._own())).scalar_one())
+            await connection.execute(_FREE_MINE, {"node": self._node})
+            await connection.execute(_ADOPT, {"idle": self._idle})
+        with contextlib.suppress(Exception):  # without it, handed rooms wait for the next tick
+            await self._listen()
+
+    async def _listen(self) -> None:
+        connection = await self._engine.connect()
+        raw: Any = (await connection.get_raw_connection()).driver_connection
+        await raw.add_listener(CHANNEL, self._notified)
+        self._listener = connection
+
+    def _notified(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
+        if payload == self._node:
+            self._handed.set()
+
+    async def close(self) -> None:
+        """Stop listening (the node is stopping)."""
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+            self._listener = None
+
+    async def wait(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less if another node handed rooms to this one meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._handed.wait(), seconds)
+        self._handed.clear()
+
+    def _own(self) -> dict[str, Any]:
+        return {"node": self._node, "epoch": self._epoch, "ttl": self._ttl}
 
     async def claim(self, code: str) -> str | None:
         async with self._engine.begin() as connection:
-            params = {"code": code, "node": self._node, "ttl": self._ttl}
-            epoch = (await connection.execute(_CLAIM, params)).scalar()
-            if epoch is not None:
-                self._held[code] = int(epoch)
-                return None
-            owner = (await connection.execute(_OWNER, {"code": code})).scalar()
-        return None if owner is None else str(owner)
+            row = (await connection.execute(_ROW, {"code": code})).first()
+            if row is None:
+                params = {"code": code, "node": self._node}
+                epoch = (await connection.execute(_INSERT, params)).scalar()
+                if epoch is None:  # no such room, or another node inserted it just now
+                    owner = (await connection.execute(_OWNER, {"code": code})).scalar()
+                    return None if owner is None else str(owner)
+            else:
+                owner = str(row[0])
+                if owner != self._node:
+                    alive = await connection.execute(_ALIVE, {"node": owner})
+                    if alive.first() is not None:
+                        return owner
+                taken = await connection.execute(_TAKE, {"code": code, "node": self._node})
+                epoch = taken.scalar_one()
+        self._held[code] = int(epoch)
+        return None
 
     async def renew(self) -> list[str]:
-        if not self._held:
-            return []
-        held = dict(self._held)
         async with self._engine.begin() as connection:
-            params = {"node": self._node, "codes": list(held), "ttl": self._ttl}
-            rows = (await connection.execute(_RENEW, params)).all()
-        kept = {code: int(epoch) for code, epoch in rows}
+            lapsed = (await connection.execute(_RENEW, self._own())).first()
+        if lapsed is not None and not lapsed[0]:
+            return []  # the steady state: one row written, whatever the number of rooms
+        held = dict(self._held)
+        kept: dict[str, int] = {}
+        if lapsed is not None and held:  # others may have taken some rooms meanwhile
+            async with self._engine.connect() as connection:
+                params = {"node": self._node, "codes": list(held)}
+                kept = {c: int(e) for c, e in (await connection.execute(_MINE, params)).all()}
+        # No row: a newer process took this node's name; every room is lost.
         lost = [code for code, epoch in held.items() if kept.get(code) != epoch]
         for code in lost:
             if self._held.get(code) == held[code]:  # not claimed again meanwhile
@@ -151,14 +256,22 @@ class RoomLeases:
         return lost
 
     async def take_over(self) -> list[str]:
+        """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes."""
         async with self._engine.begin() as connection:
-            params = {
-                "node": self._node,
-                "ttl": self._ttl,
-                "idle": self._idle,
-                "limit": self._take_limit,
-            }
-            rows = (await connection.execute(_TAKE_OVER, params)).all()
+            rows = list((await connection.execute(_PICK_UP, {"node": self._node})).all())
+            dead = list((await connection.execute(_DEAD, {"node": self._node})).scalars())
+            if dead:
+                confirmed = list(
+                    (await connection.execute(_STILL_DEAD, {"dead": dead})).scalars()
+                ) + [node for node in dead if node == ""]
+                params = {
+                    "node": self._node,
+                    "dead": confirmed,
+                    "idle": self._idle,
+                    "limit": self._take_limit,
+                }
+                rows += (await connection.execute(_TAKE_OVER, params)).all()
+                await connection.execute(_FORGET, {"dead": confirmed, "idle": self._idle})
         for code, epoch in rows:
             self._held[code] = int(epoch)
         return [code for code, _ in rows]
@@ -170,10 +283,28 @@ class RoomLeases:
         async with self._engine.begin() as connection:
             await connection.execute(_RELEASE, {"code": code, "node": self._node, "e": epoch})
 
-    async def hand_over(self) -> None:
+    async def successors(self) -> list[str]:
+        """The other live nodes, to hand rooms to."""
+        async with self._engine.connect() as connection:
+            return list((await connection.execute(_SUCCESSORS, {"node": self._node})).scalars())
+
+    async def hand_over(self, moves: Mapping[str, str]) -> dict[str, str]:
+        """Give each room of ``moves`` (code → node) to that node, waking it up, then expire
+        this node's lease so that the others take the rest at once; the rooms moved."""
+        targets: dict[str, list[str]] = {}
+        for code, to in sorted(moves.items()):
+            if code in self._held:
+                targets.setdefault(to, []).append(code)
+        moved: dict[str, str] = {}
         async with self._engine.begin() as connection:
-            await connection.execute(_HAND_OVER, {"node": self._node, "tick": _TICK})
+            for to, codes in targets.items():
+                params = {"node": self._node, "to": to, "codes": codes}
+                for code in (await connection.execute(_HAND, params)).scalars():
+                    moved[code] = to
+                await connection.execute(_NOTIFY, {"channel": CHANNEL, "to": to})
+            await connection.execute(_EXPIRE, {**self._own(), "tick": _TICK})
         self._held.clear()
+        return moved
 
     def on_lost(self, callback: Callable[[str], None]) -> None:
         self._lost_callbacks.append(callback)
@@ -186,7 +317,7 @@ class RoomLeases:
         """Lock the lease rows of ``codes`` and return those this node may not write; insert
         the rows of the rooms ``created`` in this transaction (they are this node's)."""
         for code in created:  # held once stored (``settled``): a renewal would miss the row
-            connection.execute(_CREATE, {"code": code, "node": self._node, "ttl": self._ttl})
+            connection.execute(_CREATE, {"code": code, "node": self._node})
         if not codes:
             return set()
         rows = connection.execute(_LOCK, {"node": self._node, "codes": list(codes)}).all()
@@ -202,6 +333,5 @@ class RoomLeases:
             self._held[code] = 1
         for code in refused:
             self._held.pop(code, None)
-            log.warning("room %s: lease lost to another node; its write was refused", code)
             for callback in self._lost_callbacks:
                 callback(code)

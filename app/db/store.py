@@ -43,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.db import models as m
 from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions
+from app.rooms.errors import LeaseLost
 from app.rooms.ports import (
     ActionTaken,
     ChatPosted,
@@ -98,10 +99,6 @@ def _prune_chat(keep: int) -> Delete:
         .scalar_subquery()
     )
     return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
-
-
-class LeaseLost(RuntimeError):
-    """The room's lease is another node's now: this node may not write to it (``Fence``)."""
 
 
 class Fence(Protocol):

@@ -32,6 +32,12 @@ def server_error() -> RoomError:
     )
 
 
+class LeaseLost(RuntimeError):
+    """The store refused a room's write: the room's lease is another node's now, and this node
+    may not write to it (the fence, app/db/ownership.py). Not a failure of this node: the room
+    is dropped and its clients go to the new owner, so it is logged once, without a traceback."""
+
+
 class RoomElsewhere(Exception):
     """The room is owned by another node of the cluster: the caller sends the client there
     (the WebSocket closes with 4307, REST answers 307; docs/protocol.md, routing)."""

@@ -13,7 +13,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -112,13 +112,22 @@ class SingleNode:
     async def renew(self) -> list[str]:
         return []
 
+    async def wait(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
     async def take_over(self) -> list[str]:
         return []
 
     async def release(self, code: str) -> None:
         return None
 
-    async def hand_over(self) -> None:
+    async def successors(self) -> list[str]:
+        return []
+
+    async def hand_over(self, moves: Mapping[str, str]) -> dict[str, str]:
+        return {}
+
+    async def close(self) -> None:
         return None
 
     def on_lost(self, callback: Callable[[str], None]) -> None:
@@ -285,7 +294,7 @@ class RoomManager:
     async def _lease_loop(self, renew_seconds: float) -> None:
         failures = 0  # in a row: the database is down or out of reach; one traceback per streak
         while True:
-            await asyncio.sleep(renew_seconds)
+            await self._ownership.wait(renew_seconds)
             try:
                 for code in await self._ownership.renew():
                     await self.drop(code)
@@ -312,6 +321,12 @@ class RoomManager:
 
     def _lost(self, code: str) -> None:
         """The store refused a write of this room: another node owns it now."""
+        log.warning(
+            "room %s: node %s lost its lease, the write was refused and the room is dropped "
+            "(its clients reconnect to the new owner)",
+            code,
+            self._ownership.node_id,
+        )
         task = asyncio.get_running_loop().create_task(self.drop(code))
         self._dropping.add(task)
         task.add_done_callback(self._dropping.discard)
@@ -321,7 +336,7 @@ class RoomManager:
         room = self._rooms.pop(code, None)
         self._public.discard(code)
         if room is not None:
-            log.warning("room %s moved to another node", code)
+            log.info("room %s moved to another node", code)
             await room.stop(moved=True)
 
     def public_rooms(self, offset: int = 0, limit: int | None = None) -> list[Room]:
@@ -384,21 +399,33 @@ class RoomManager:
         return code in self._rooms
 
     async def close(self) -> None:
-        """Stop every room; a cluster's node then hands its leases over, so that the other
-        nodes take its rooms at once, and its clients are told to reconnect (to them)."""
+        """Stop every room. A cluster's node then hands each room to one of the live nodes
+        (in turn) and tells the room's clients which one, so that they reconnect to it
+        directly; the rooms it could not hand over are free for the others at once, and their
+        clients reconnect through the proxy."""
         for task in (self._sweeper, self._leaser):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._sweeper = self._leaser = None
-        moved = bool(self._ownership.node_id)
-        for room in list(self._rooms.values()):
-            await room.stop(moved=moved)
+        rooms = dict(self._rooms)
         self._rooms.clear()
         self._public.clear()
+        for room in rooms.values():
+            await room.stop()  # its last commits are stored (or refused) before it moves
+        if not self._ownership.node_id:
+            return
+        moved: dict[str, str] = {}
+        try:
+            nodes = await self._ownership.successors()
+            codes = sorted(rooms)
+            moves = {code: nodes[i % len(nodes)] for i, code in enumerate(codes)} if nodes else {}
+            moved = await self._ownership.hand_over(moves)
+        except Exception:  # the leases then expire by themselves
+            log.exception("handing the rooms over failed")
+        for code, room in rooms.items():
+            await room.stop(moved=True, to=moved.get(code, ""))
         if moved:
-            try:
-                await self._ownership.hand_over()
-            except Exception:  # the leases then expire by themselves
-                log.exception("handing the room leases over failed")
+            log.info("handed %d rooms to %d nodes", len(moved), len(set(moved.values())))
+        await self._ownership.close()

@@ -8,7 +8,7 @@ plain values (``Op``) and hands them, grouped per command, to a ``Store``; it pu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -238,9 +238,10 @@ class Subscriber(Protocol):
         """Queue one text frame; never blocks (a slow client is cut off by the transport)."""
         ...
 
-    def moved(self) -> None:
+    def moved(self, node: str = "") -> None:
         """The room left this server (another node owns it now): after the frames queued so
-        far, end the connection so that the client reconnects to wherever the room lives."""
+        far, end the connection so that the client reconnects to wherever the room lives
+        (to ``node`` directly, if given)."""
         ...
 
 
@@ -260,7 +261,11 @@ class Ownership(Protocol):
         ...
 
     async def renew(self) -> list[str]:
-        """Extend this node's leases, all at once; the codes of the rooms it lost."""
+        """Extend this node's lease (all its rooms at once); the codes of the rooms it lost."""
+        ...
+
+    async def wait(self, seconds: float) -> None:
+        """Sleep until the next renewal, or less if another node handed rooms to this one."""
         ...
 
     async def take_over(self) -> list[str]:
@@ -271,8 +276,17 @@ class Ownership(Protocol):
         """Give the room up (it left memory); the next node to open it claims it."""
         ...
 
-    async def hand_over(self) -> None:
-        """Give every room up now, for the other nodes to take at once (shutting down)."""
+    async def successors(self) -> list[str]:
+        """The other live nodes, which could take this node's rooms."""
+        ...
+
+    async def hand_over(self, moves: Mapping[str, str]) -> dict[str, str]:
+        """Shutting down: give each room of ``moves`` (code → node) to that node, and every
+        other room up for the other nodes to take at once; the rooms moved (code → node)."""
+        ...
+
+    async def close(self) -> None:
+        """Release what ``start`` took (connections); the node is stopping."""
         ...
 
     def on_lost(self, callback: Callable[[str], None]) -> None:

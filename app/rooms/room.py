@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from app.rooms.errors import RoomError, server_error
+from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
     ActionTaken,
@@ -207,9 +207,10 @@ class Room:
                 self._schedule_next_deal(0.0)
             self._schedule_turn()
 
-    async def stop(self, *, moved: bool = False) -> None:
+    async def stop(self, *, moved: bool = False, to: str = "") -> None:
         """Stop the actor and its clocks. ``moved``: the room now lives on another node (its
-        lease was lost or handed over), and every client is told to reconnect to it."""
+        lease was lost or handed over), and every client is told to reconnect to it (``to``,
+        if this node knows which)."""
         for timer in self._all_timers():
             timer.handle.cancel()
         self.closed = True  # from here on, commands are refused
@@ -220,7 +221,7 @@ class Room:
                 await task
         if moved:
             for subscriber in list(self._subscribers):
-                subscriber.moved()
+                subscriber.moved(to)
 
     def touch(self) -> None:
         """Someone is about to use the room: it is not idle."""
@@ -291,6 +292,8 @@ class Room:
         The traceback is logged once per streak of failures: an outage of the database fails
         every command of every room, and one traceback per action would bury the log.
         """
+        if isinstance(error, LeaseLost):  # the manager says so and drops the room
+            return self._timings.retry_max_seconds
         self._failures += 1
         if self._failures == 1:
             log.error("room %s: a command failed", self.config.code, exc_info=error)

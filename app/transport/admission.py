@@ -6,12 +6,17 @@ answering. The total is checked first (``server_busy``: the server is full, whoe
 the address (``too_many_connections``: this address holds its share). The per-address bound is
 generous enough for a classroom behind one NAT; the deadline for ``hello`` (app/transport/ws.py)
 keeps the sockets it lets in from lingering.
+
+``ConnectionGate`` counts in this process: a single server, or a node without Redis. A cluster
+counts each address over all its nodes (``app.cluster.admission``); the total stays per node,
+since what it protects (descriptors, tasks, memory) is each node's own.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,28 +33,56 @@ CLOSE_SERVER_BUSY = 1013  # "try again later", from RFC 6455's registry
 CLOSE_TOO_MANY = 4429
 
 
+class Admission(Protocol):
+    """The transport's gate: ``admit`` and ``release`` come in pairs."""
+
+    async def admit(self, address: str) -> Refusal | None:
+        """Count the connection in, or say why not (then it is not counted)."""
+        ...
+
+    def release(self, address: str) -> None:
+        """The connection admitted for ``address`` ended."""
+        ...
+
+
 class ConnectionGate:
-    """Counts open connections per address; ``admit`` and ``release`` come in pairs."""
+    """Counts open connections per address in this process; ``admit`` and ``release`` pair."""
 
     def __init__(self, total: int, per_address: int) -> None:
         self._total = total
-        self._per_address = per_address
+        self.per_address = per_address
         self._open: Counter[str] = Counter()
         self.count = 0
 
-    def admit(self, address: str) -> Refusal | None:
-        """Count the connection in, or say why not (then it is not counted)."""
+    async def admit(self, address: str) -> Refusal | None:
+        return self.busy() or self.admit_here(address)
+
+    def busy(self) -> Refusal | None:
+        """``server_busy`` if this process holds its total."""
         if self.count >= self._total:
             return Refusal("server_busy", "The server is full: try again later.", CLOSE_SERVER_BUSY)
-        if self._open[address] >= self._per_address:
-            return Refusal(
-                "too_many_connections",
-                f"At most {self._per_address} connections per address: close one first.",
-                CLOSE_TOO_MANY,
-            )
+        return None
+
+    def too_many(self) -> Refusal:
+        return Refusal(
+            "too_many_connections",
+            f"At most {self.per_address} connections per address: close one first.",
+            CLOSE_TOO_MANY,
+        )
+
+    def admit_here(self, address: str) -> Refusal | None:
+        """Count the connection in if this process's share of the address allows it."""
+        if self._open[address] >= self.per_address:
+            return self.too_many()
+        self.count_in(address)
+        return None
+
+    def count_in(self, address: str) -> None:
         self._open[address] += 1
         self.count += 1
-        return None
+
+    def open_at(self, address: str) -> int:
+        return self._open[address]
 
     def release(self, address: str) -> None:
         self.count -= 1

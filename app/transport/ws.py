@@ -38,7 +38,7 @@ from app.rooms.ports import Player, PlayerDirectory
 from app.rooms.room import Room
 from app.settings import Settings
 from app.transport import schemas as s
-from app.transport.admission import ConnectionGate, Refusal
+from app.transport.admission import Admission, ConnectionGate, Refusal
 from app.transport.ratelimit import PerAddressLimiter, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -112,10 +112,10 @@ class WireLimits:
 class _Wire:
     """What every connection shares: the limits, the counters, the gate, chat allowances."""
 
-    def __init__(self, limits: WireLimits, stats: WireStats) -> None:
+    def __init__(self, limits: WireLimits, stats: WireStats, gate: Admission | None) -> None:
         self.limits = limits
         self.stats = stats
-        self.gate = ConnectionGate(limits.max_connections, limits.per_address)
+        self.gate = gate or ConnectionGate(limits.max_connections, limits.per_address)
         # Chat is limited per guest (all their sockets together) and per room, not only per
         # socket: it is stored, and one token on many sockets could otherwise write fast.
         self._guest_chat = PerAddressLimiter(limits.chat_per_second, limits.chat_burst)
@@ -162,8 +162,11 @@ class Connection:
         self.closing = True
         self._outbox.put_nowait(_Close(code, reason))
 
-    def moved(self) -> None:
-        self.close(CLOSE_RELOAD, "room moved: reconnect")
+    def moved(self, node: str = "") -> None:
+        if node:  # handed over: straight to the new owner, as a redirect would
+            self.close(CLOSE_ELSEWHERE, node)
+        else:
+            self.close(CLOSE_RELOAD, "room moved: reconnect")
 
     def reply(self, kind: str, data: dict[str, Any]) -> None:
         self.send(encode({"t": kind, "d": data}))
@@ -178,16 +181,21 @@ class Connection:
 
 
 def websocket_router(
-    manager: RoomManager, players: PlayerDirectory, limits: WireLimits, stats: WireStats
+    manager: RoomManager,
+    players: PlayerDirectory,
+    limits: WireLimits,
+    stats: WireStats,
+    gate: Admission | None = None,
 ) -> APIRouter:
+    """``gate``: the cluster's count of connections per address (default: this process's)."""
     router = APIRouter()
-    wire = _Wire(limits, stats)
+    wire = _Wire(limits, stats, gate)
 
     @router.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         address = websocket.client.host if websocket.client is not None else "?"
-        refusal = wire.gate.admit(address)
+        refusal = await wire.gate.admit(address)
         if refusal is not None:
             await wire.refuse(websocket, refusal)
             return

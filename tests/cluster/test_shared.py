@@ -13,6 +13,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.cluster.admission import RedisGate
 from app.cluster.limits import RedisLimiter
 from app.cluster.lobby import RedisLobby
 
@@ -81,3 +82,46 @@ async def test_the_lobby_lists_every_node_s_rooms_waiting_first(redis: Redis, pr
     await lobby_a.close()  # a stopping node's rooms leave the list (here: at once)
     lobby_b._read_at = None  # the next page reads again (it caches for a second)
     assert [r["code"] for r in (await lobby_b.page(0, 10))[0]] == ["b1", "a2"]
+
+
+async def test_connections_per_address_are_counted_over_every_node(
+    redis: Redis, prefix: str
+) -> None:
+    """A round-robin proxy spreads one address over the nodes: the bound is the cluster's."""
+    node_a = RedisGate(redis, prefix, "a", total=100, per_address=2)
+    node_b = RedisGate(redis, prefix, "b", total=100, per_address=2)
+    for gate in (node_a, node_b):
+        await gate.beat()
+    admitted = [await gate.admit("10.0.0.1") for gate in (node_a, node_b, node_a, node_b)]
+    assert admitted[:2] == [None, None]
+    assert [r.code if r else None for r in admitted[2:]] == ["too_many_connections"] * 2
+    assert await node_b.admit("10.0.0.2") is None  # another address has its own
+    node_a.release("10.0.0.1")
+    await node_a.drain()
+    assert await node_b.admit("10.0.0.1") is None  # the place freed on a is one on b
+    assert (await node_a.admit("10.0.0.1")) is not None
+
+
+async def test_a_dead_node_s_connections_stop_counting(redis: Redis, prefix: str) -> None:
+    """A node killed with its connections open never releases them: once its heartbeat is
+    over (moved into the past here, not waited for), the others stop counting them."""
+    dead = RedisGate(redis, prefix, "a", total=100, per_address=2)
+    alive = RedisGate(redis, prefix, "b", total=100, per_address=2)
+    for gate in (dead, alive):
+        await gate.beat()
+    assert [await dead.admit("10.0.0.1") for _ in range(2)] == [None, None]
+    assert await alive.admit("10.0.0.1") is not None
+    await redis.hset(f"{prefix}ws:members", dead.member, 0)
+    assert await alive.admit("10.0.0.1") is None
+    assert await redis.hkeys(f"{prefix}ws:addr:10.0.0.1") == [alive.member.encode()]
+
+
+async def test_without_redis_each_node_bounds_connections_on_its_own() -> None:
+    unreachable = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2)
+    gate = RedisGate(unreachable, "x:", "a", total=100, per_address=2)
+    admitted = [await gate.admit("a") for _ in range(3)]
+    assert admitted[:2] == [None, None] and admitted[2] is not None
+    gate.release("a")
+    await gate.drain()
+    assert await gate.admit("a") is None
+    await unreachable.aclose()

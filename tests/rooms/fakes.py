@@ -61,6 +61,7 @@ class Inbox:
         self.frames: list[dict[str, Any]] = []
         self._arrived = asyncio.Event()
         self.gone = False  # the room told it it moved to another node
+        self.sent_to = ""  # and to which, if it said
 
     @property
     def player_id(self) -> str | None:
@@ -70,8 +71,9 @@ class Inbox:
         self.frames.append(json.loads(frame))
         self._arrived.set()
 
-    def moved(self) -> None:
+    def moved(self, node: str = "") -> None:
         self.gone = True
+        self.sent_to = node
 
     async def wait(
         self, match: Callable[[dict[str, Any]], bool], timeout: float = 10
