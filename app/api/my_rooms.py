@@ -2,7 +2,8 @@
 
 A room is listed while the caller holds a seat in it and it is waiting or being played. The
 seats are read from storage (so a waiting room put away while idle is still found), the room
-itself from its actor, as anyone holding its code would see it.
+itself from its actor, as anyone holding its code would see it (in a cluster, a room another
+node serves is read from storage: ``RoomManager.look``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ async def my_rooms(player: PlayerDep, services: ServicesDep) -> list[dict[str, A
     ``your_seat``."""
     out = []
     for code in await services.history.open_rooms_of(player.id):
-        room = await services.rooms.get(code)
+        room = await services.rooms.look(code)  # served here or by another node
         seat = None if room is None else room.seat_of(player.id)
         if room is None or seat is None or room.status == FINISHED:
             continue  # changed since it was stored

@@ -225,6 +225,21 @@ class RoomManager:
         ``RoomElsewhere`` if another node of the cluster serves it."""
         return await self._open(code, claim=True)
 
+    async def look(self, code: str) -> Room | None:
+        """The room as a listing shows it: the live one if this node serves it (or may take
+        it); if another node serves it, a copy restored from storage and never started (it
+        plays nothing and writes nothing; who is connected is the owner's to know, so its
+        seats show nobody). A player's rooms are on any nodes: redirecting the listing to the
+        owner of one of them would only move the question to the next."""
+        try:
+            return await self.get(code)
+        except RoomElsewhere:
+            stored = await self._store.load_room(code)
+        if stored is None:
+            return None
+        policy = self._policy_factory(stored.config.bot_level)
+        return Room.restore(stored, self._store, policy, self._timings)
+
     async def _open(self, code: str, *, claim: bool) -> Room | None:
         """``get``; ``claim``: the lease is still to be claimed (not by a take-over)."""
         room = self._rooms.get(code)

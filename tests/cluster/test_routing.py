@@ -51,3 +51,21 @@ async def test_the_other_node_sends_clients_to_the_owner(node_settings: Settings
 
         async with ws_client(a, code, host.token) as client:  # the owner serves it
             assert client.frames[0]["t"] == "snapshot"
+
+
+async def test_a_player_s_rooms_are_listed_by_any_node(node_settings: Settings) -> None:
+    """The player's open rooms are on several nodes: each node lists them all (it answered
+    307 to the owner of the first room it did not serve, which could not list the others)."""
+    a_settings = node_settings.model_copy(update={"node_id": "a"})
+    b_settings = node_settings.model_copy(update={"node_id": "b"})
+    async with serve(a_settings) as a, serve(b_settings) as b:
+        async with httpx.AsyncClient(base_url=a.url) as http_a:
+            host = await new_guest(http_a, "Host")
+            body = {"bots": [1, 2, 3]}
+            on_a = (await http_a.post("/api/rooms", json=body, headers=host.auth)).json()
+        async with httpx.AsyncClient(base_url=b.url) as http_b:
+            on_b = (await http_b.post("/api/rooms", json=body, headers=host.auth)).json()
+            listed = await http_b.get("/api/players/me/rooms", headers=host.auth)
+        assert listed.status_code == 200, listed.text
+        codes = {room["code"]: room["your_seat"] for room in listed.json()}
+        assert codes == {on_a["room"]["code"]: 0, on_b["room"]["code"]: 0}

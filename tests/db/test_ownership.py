@@ -217,3 +217,65 @@ async def test_a_room_being_created_is_not_lost_to_a_renewal_meanwhile(postgres_
         assert await lease_of(postgres_url, "newroom") == ("a", 1)
     finally:
         await engine.dispose()
+
+
+async def test_a_room_s_clocks_move_with_it_to_the_node_that_takes_it_over(
+    postgres_url: str,
+) -> None:
+    """Nobody acts in the room: only its clocks (the bots' moves, the absent host's turn clock)
+    move it. Its node dies (its actor and timers stop, its lease runs out); the node that takes
+    it over restores the clocks with the room, and the room plays on there by itself."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room = await a.manager.create(
+            "host",
+            "Host",
+            {"preset": "bulgarian"},
+            target=None,
+            public=False,
+            turn_seconds=0.2,
+            bot_level="random",
+            bots=(1, 2, 3),
+        )
+        code = room.config.code
+        await room.begin("host", fill_with_bots=False)
+        await room.stop()  # a dies: nothing of it runs any more
+        await expire(postgres_url, code)
+        version = await stored_version(postgres_url, code)
+        assert await b.manager.restore_all() == 1
+        seats = 4
+
+        async def played_a_round() -> None:  # the host's turn included: its clock ran on b
+            while await stored_version(postgres_url, code) < version + seats + 1:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(played_a_round(), 20)
+        assert await lease_of(postgres_url, code) == ("b", 2)
+
+
+async def row_versions(url: str, table: str) -> dict[str, str]:
+    """Each row's ``xmin``: the transaction that wrote its current version."""
+    key = "room_code" if table == "room_leases" else "node"
+    engine = make_engine(url)
+    async with engine.connect() as connection:
+        rows = await connection.execute(text(f"SELECT {key}, xmin::text FROM {table}"))
+        versions = {str(k): str(x) for k, x in rows}
+    await engine.dispose()
+    return versions
+
+
+async def test_renewing_rewrites_the_node_s_row_only_whatever_its_rooms(postgres_url: str) -> None:
+    """The steady state's cost does not grow with the rooms: a renewal and a look for rooms
+    to take over write one row (the node's lease), and no room's row."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        for _ in range(3):
+            await host_and_bots_mid_deal(a.manager)  # the host to act: nothing is written
+        rooms_before = await row_versions(postgres_url, "room_leases")
+        nodes_before = await row_versions(postgres_url, "node_leases")
+        assert len(rooms_before) == 3
+        assert await a.leases.renew() == [] and await a.leases.take_over() == []
+        assert await b.leases.renew() == [] and await b.leases.take_over() == []
+        assert await row_versions(postgres_url, "room_leases") == rooms_before
+        nodes_after = await row_versions(postgres_url, "node_leases")
+        assert all(nodes_after[n] != nodes_before[n] for n in ("a", "b"))
