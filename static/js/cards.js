@@ -68,3 +68,9 @@ export function sortForShow(cards) {
 export function cardText(card) {
   return h("span", { class: `ctext ${isRed(card) ? "red" : "black"} suit-${suitOf(card)}`, text: cardLabel(card), title: cardName(card) });
 }
+
+/** Open Belot: a card on the table played from its player's stack `stack` (0–3, shown from 1),
+ * not from the hand (VIEW.played_from; the replay works it out from the deal's deck). */
+export function stackTag(stack) {
+  return h("span", { class: "stack-tag", dataset: { stack: String(stack) }, text: t("from_stack", { n: stack + 1 }) });
+}
