@@ -1069,12 +1069,15 @@ export function showRoom(app, code) {
   let guarded = false; // the extra entry is in place
   let letGo = false; // the player chose to leave: the next popstate is his
   function guardBack() {
-    if (guarded || !inMatch()) return;
+    if (guarded || letGo || S.leaveTo === BACK || !inMatch()) return; // put back once he stays
     history.pushState({ beloteGuard: code }, "", location.href);
     guarded = true;
   }
+  const roomHash = location.hash;
   function onPopState() {
-    if (!guarded || letGo) return;
+    // Only a step back onto the room's own entry is the back button; a new address (a link,
+    // `go()`) also fires popstate, and is the router's.
+    if (!guarded || letGo || location.hash !== roomHash) return;
     guarded = false;
     if (!inMatch() || S.leaveTo !== null) {
       history.back(); // nothing to ask any more (the match ended): on to where back leads
