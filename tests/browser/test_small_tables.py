@@ -53,7 +53,7 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     page.wait_for_selector("#history table tbody tr")
     row = page.inner_text(f"#history tbody tr[data-match='{match_id}']")
     assert ("(won)" in row) == won and str(sheet["scores"][0]) in row
-    page.goto(f"/#/m/{match_id}/d/{number}")
+    page.goto(f"/#/m/{match_id}/d/1")
     page.wait_for_selector("#replay-step")
     assert page.locator(".replay-table .seat").count() == 3
     page.click("#replay-last")
