@@ -122,7 +122,8 @@ def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
         page.click("#replay-next")
     tag = page.wait_for_selector(f"#replay .slot:has(.card[data-card='{stack_card}']) .stack-tag")
     assert tag.get_attribute("data-stack") == index
-    assert tag.inner_text() == f"from stack {int(index or 0) + 1}"
+    assert tag.inner_text() == f"stack {int(index or 0) + 1}"
+    assert tag.get_attribute("title") == f"from stack {int(index or 0) + 1}"
 
 
 def test_a_two_player_room_is_joined_by_its_invite_link(new_page: Any, artifacts: Path) -> None:
