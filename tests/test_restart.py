@@ -174,3 +174,68 @@ async def test_a_second_server_on_the_same_database_refuses_to_start(database_ur
         assert second.returncode != 0
         assert "Another server is using" in second.stderr
         assert first.poll() is None  # the first one goes on
+
+
+async def test_a_conceded_room_still_says_who_conceded_after_a_kill(database_url: str) -> None:
+    """The room's live view (ROOM's ``conceded``) comes back from storage, not only the
+    history: a table reopened after a restart says which side gave the match away."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", Settings(database_url=database_url))
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            host = await new_guest(http, "Host")
+            created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+            code = created.json()["room"]["code"]
+            await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+        async with ws_client(server, code, host.token) as client:
+            reply = await client.reply(await client.send("concede", {"on": True}))
+            assert reply["t"] == "ack"
+            rooms = [f["d"] for f in client.frames if f["t"] == "room"]
+            assert (rooms[-1]["status"], rooms[-1]["conceded"]) == ("finished", 0)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        async with ws_client(server, code, host.token) as client:
+            snapshot = client.frames[0]["d"]
+            assert (snapshot["room"]["status"], snapshot["room"]["conceded"]) == ("finished", 0)
+
+
+async def test_what_the_clock_played_for_a_player_is_in_his_snapshot_after_a_kill(
+    database_url: str,
+) -> None:
+    """ "Played for you" survives a reload and a restart: the seat's snapshot lists the actions
+    the server made for it in the deal (stored with the action log); a spectator's does not."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", Settings(database_url=database_url))
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            host = await new_guest(http, "Host")
+            watcher = await new_guest(http, "Watcher")
+            body = {"bots": [1, 2, 3], "turn_seconds": 3}  # the host never acts: the clock does
+            created = await http.post("/api/rooms", json=body, headers=host.auth)
+            code = created.json()["room"]["code"]
+            await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+        async with ws_client(server, code, host.token) as client:
+            action = (await client.until("action"))["d"]
+            # The host's own action, made by the clock, in a deal that goes on (a pass that
+            # ends a bidding where all passed ends the deal: then wait for another).
+            while not (action["seat"] == 0 and action["auto"]) or action["deal"]["turn"] is None:
+                action = (await client.until("action"))["d"]
+            deal = action["deal"]
+            plays = sum(len(t["cards"]) for t in deal["tricks"]) + len(deal["trick"])
+            seq = len(deal["bids"]) + plays - 1  # the host's action was the last one
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+
+    with server_process(database_url, port) as process:
+        await wait_healthy(server.url, process)
+        async with ws_client(server, code, host.token) as client:
+            deal = client.frames[0]["d"]["deal"]
+            (first, *_) = deal["played_for_you"]
+            assert first["seat"] == 0 and first["seq"] == seq
+        async with ws_client(server, code, watcher.token) as client:
+            assert "played_for_you" not in client.frames[0]["d"]["deal"]

@@ -39,16 +39,6 @@ def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
-def _conceded(match: m.Match) -> int | None:
-    """The team that conceded the match, or None if it was played out (or is still played).
-
-    The room stores it in the scoresheet it writes when the match ends that way; the engine's
-    replayed scoresheet cannot know it, since no deal says so.
-    """
-    conceded = (match.scoresheet or {}).get("conceded")
-    return conceded if isinstance(conceded, int) else None
-
-
 def _readable_by(reader: str | None) -> ColumnElement[bool]:
     """The matches ``reader`` (a player id; None: anonymous) may read, in a query that joins
     ``Match`` to its ``Room``: a public room's, or one the reader played in."""
@@ -158,7 +148,7 @@ class History:
             **record,
             "id": match_id,
             "seats": seats.get(match_id, []),
-            "conceded": _conceded(match_row),
+            "conceded": match_row.conceded_side(),
         }
 
     async def _finished_deals(
@@ -234,7 +224,7 @@ class History:
             "finished": match.finished,
             "winner": match.winner,
             "scoresheet": match.scoresheet,
-            "conceded": _conceded(match),
+            "conceded": match.conceded_side(),
             "seats": seats,
         }
 

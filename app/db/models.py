@@ -96,6 +96,15 @@ class Match(Base):
     started_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
 
+    def conceded_side(self) -> int | None:
+        """The side that conceded the match, or None if it was played out (or is still played).
+
+        The room stores it in the scoresheet it writes when the match ends that way; the
+        engine's replayed scoresheet cannot know it, since no deal says so.
+        """
+        conceded = (self.scoresheet or {}).get("conceded")
+        return conceded if isinstance(conceded, int) else None
+
 
 class MatchSeat(Base):
     """Who played a match in which seat: the index behind "a player's matches"."""

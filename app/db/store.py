@@ -525,9 +525,11 @@ class SqlStore:
                     finished=d.finished,
                     commitment=d.commitment,
                     contributions=tuple(d.contributions or ()),
+                    auto=frozenset(a.seq for a in actions[d.id] if a.auto),
                 )
                 for d in deals
             ),
+            conceded=match.conceded_side(),
         )
 
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:

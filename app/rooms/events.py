@@ -10,7 +10,7 @@ have in common is encoded once per event (``Event``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,9 +30,12 @@ def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=_OPTIONS).decode()
 
 
-def deal_view(state: DealState, seat: Viewer) -> dict[str, Any]:
-    """The only way a deal reaches a client: the engine's view for that seat."""
-    return view(state, seat).to_dict()
+def deal_view(
+    state: DealState, seat: Viewer, auto: Collection[int] = frozenset()
+) -> dict[str, Any]:
+    """The only way a deal reaches a client: the engine's view for that seat (``auto``: the
+    sequence numbers of the actions the server made, for the seat's "played for you")."""
+    return view(state, seat, auto).to_dict()
 
 
 @dataclass(slots=True)

@@ -174,6 +174,8 @@ class StoredDeal:
     finished: bool
     commitment: str | None = None
     contributions: tuple[dict[str, Any], ...] = ()
+    auto: frozenset[int] = frozenset()
+    """The sequence numbers of the actions the server made (a bot, a stand-in or the clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,8 @@ class StoredMatch:
     first_dealer: int
     finished: bool
     deals: tuple[StoredDeal, ...]
+    conceded: int | None = None
+    """The side that conceded the match (its stored scoresheet says so), None if it did not."""
 
 
 @dataclass(frozen=True, slots=True)

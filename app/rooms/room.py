@@ -95,6 +95,7 @@ class _Match:
     deal: DealState | None = None
     shuffle: DrawnDeck | None = None  # how the current deal's deck was drawn
     finished_deals: list[DealState] = field(default_factory=list)
+    auto: frozenset[int] = frozenset()  # the current deal's actions the server made, by seq
 
 
 class Room:
@@ -184,6 +185,7 @@ class Room:
                 # A finished room's unfinished deal is the one its match was conceded in: dropped.
                 elif stored.status != FINISHED:
                     match.deal = deal_state
+                    match.auto = deal.auto
                     match.shuffle = DrawnDeck(
                         deal.seed,
                         deal.cut,
@@ -192,6 +194,7 @@ class Room:
                         deal.commitment,
                     )
             room.match = match
+            room.conceded = stored.match.conceded
         return room
 
     def start(self) -> None:
@@ -407,7 +410,7 @@ class Room:
             "you": {"player_id": player_id, "seat": seat},
             "scoresheet": None if match is None else match.state.to_dict(),
             "number": None if match is None else match.number,
-            "deal": None if deal is None else deal_view(deal, seat),
+            "deal": None if match is None or deal is None else deal_view(deal, seat, match.auto),
             "shuffle": _shuffle_view(None if match is None else match.shuffle, self._next_seed),
             "turn": self._turn_info(),
             "chat": list(self.chat),
@@ -533,8 +536,11 @@ class Room:
             self._cancel_next_deal()
             raise
         match.deal = state
+        if auto:
+            match.auto |= {seq}
         if state.phase is Phase.FINISHED:
             match.deal = match.shuffle = None
+            match.auto = frozenset()
             match.state = new_match_state
             match.finished_deals.append(state)
             if self.status == FINISHED:
@@ -617,7 +623,7 @@ class Room:
             0, "deal", {"number": number, "dealer": state.dealer, "shuffle": shuffle}, state
         )
         await self._commit([op, ShuffleCommitted(next_seed)], [event], game=True)
-        match.number, match.deal, match.shuffle = number, state, drawn
+        match.number, match.deal, match.shuffle, match.auto = number, state, drawn, frozenset()
         self._next_seed = next_seed
         self._entropy.clear()
         self._schedule_turn()
@@ -755,6 +761,7 @@ class Room:
             self.status, self.conceded, self.concede_votes = old
             raise
         match.deal = match.shuffle = None
+        match.auto = frozenset()
         self._cancel_next_deal()
         self._schedule_turn()  # disarms the turn clock: the room is no longer playing
         self._finish_match()

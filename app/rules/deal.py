@@ -135,6 +135,8 @@ class Layout(NamedTuple):
     """(seat, stack) whose face-down card turns when the trick ends (OB-11, `trick_end`)."""
     deferred: tuple[tuple[int, int], ...] = ()
     """(seat, suit) of a belote that may be announced with its second card (OB-16)."""
+    played_from: tuple[tuple[int, int], ...] = ()
+    """(card, stack) of every card played from a table stack, in play order (OB-9)."""
 
 
 def up_mask(stacks: tuple[Stack, ...]) -> int:
@@ -904,7 +906,9 @@ def _play_on_table(state: DealState, new: DealState, hands: list[int], card: Car
             uncover = (*uncover, (seat, k))
         stacks = list(layout.stacks)
         stacks[seat] = tuple(own)
-        new.layout = layout._replace(stacks=tuple(stacks), uncover=uncover)
+        new.layout = layout._replace(
+            stacks=tuple(stacks), uncover=uncover, played_from=(*layout.played_from, (card, k))
+        )
     _defer_belote(state, new, card)
 
 

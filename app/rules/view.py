@@ -10,6 +10,7 @@ the cards out of play (BG2-4). The hands become public only through the tricks p
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +61,12 @@ class SeatView:
     under it); None in the other presets."""
     pairs: tuple[int, ...] | None = None
     """Croatian deal: how many face-down cards each seat holds that are not yet his (CRO-3)."""
+    played_from: tuple[tuple[Card, int], ...] | None = None
+    """Open Belot: (card, stack) of every card played from a table stack in this deal, so a
+    client can say where a card on the table came from; None in the other presets."""
+    played_for_you: tuple[tuple[int, Action], ...] = ()
+    """The viewer's own actions of this deal that the server made for him (a stand-in or the
+    clock), with their sequence numbers; nobody else's: private like the hand."""
     shared_wire: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     """`shared_dict()` as `view` made it once for all the viewers of the state."""
 
@@ -105,23 +112,37 @@ class SeatView:
                 for own in self.stacks
             ],
             "pairs": None if self.pairs is None else list(self.pairs),
+            "played_from": None
+            if self.played_from is None
+            else {str(card): stack for card, stack in self.played_from},
         }
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the wire and the history page."""
         shared = self.shared_wire if self.shared_wire is not None else self.shared_dict()
-        return {**shared, **_own_wire(self.seat, self.hand, self.legal)}
+        return {
+            **shared,
+            **_own_wire(self.seat, self.hand, self.legal, self.played_for_you),
+        }
 
 
 def _own_wire(
-    seat: int | None, hand: tuple[Card, ...] | None, legal: tuple[Action, ...]
+    seat: int | None,
+    hand: tuple[Card, ...] | None,
+    legal: tuple[Action, ...],
+    played_for_you: tuple[tuple[int, Action], ...] = (),
 ) -> dict[str, Any]:
-    """The JSON form of the fields that differ between viewers (the last keys of `to_dict`)."""
-    return {
+    """The JSON form of the fields that differ between viewers (the last keys of `to_dict`).
+    `played_for_you` is there only when not empty: the frames of the hot path carry no such
+    key (their `action` events say `auto` instead), a snapshot does."""
+    own: dict[str, Any] = {
         "seat": seat,
         "hand": None if hand is None else [str(c) for c in hand],
         "legal": [a.to_dict() for a in legal],
     }
+    if played_for_you:
+        own["played_for_you"] = [{"seq": seq, **a.to_dict()} for seq, a in played_for_you]
+    return own
 
 
 def _display_orders(strength: tuple[int, ...]) -> tuple[tuple[tuple[Card, ...], ...], ...]:
@@ -212,6 +233,7 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
             result=None if state.result is None else state.result.to_dict(),
             stacks=_stacks(state),
             pairs=_pairs(state),
+            played_from=_played_from(state),
         )
         cached = _last_shared = (state, base, base.shared_dict())
     return cached[1], cached[2]
@@ -226,6 +248,15 @@ def _stacks(state: DealState) -> tuple[tuple[tuple[Card | None, bool], ...], ...
         tuple((None if up < 0 else CARDS[up], down >= 0) for up, down in own)
         for own in layout.stacks
     )
+
+
+def _played_from(state: DealState) -> tuple[tuple[Card, int], ...] | None:
+    """OB-9: which table stack each card played from the table came from (public: it was
+    face up)."""
+    layout = state.layout
+    if layout is None or not layout.stacks:
+        return None
+    return tuple((CARDS[card], stack) for card, stack in layout.played_from)
 
 
 def _pairs(state: DealState) -> tuple[int, ...] | None:
@@ -248,20 +279,44 @@ def _own(state: DealState, seat: int | None) -> tuple[tuple[Card, ...] | None, t
     return hand, legal_actions(state) if seat == state.turn else ()
 
 
-def view(state: DealState, seat: int | None) -> SeatView:
+def _played_for(
+    state: DealState, seat: int | None, auto: Collection[int]
+) -> tuple[tuple[int, Action], ...]:
+    """The actions of `seat` among `auto` (sequence numbers in `state.actions`)."""
+    if seat is None or not auto:
+        return ()
+    return tuple(
+        (seq, action)
+        for seq, action in enumerate(state.actions)
+        if seq in auto and action.seat == seat
+    )
+
+
+def view(state: DealState, seat: int | None, auto: Collection[int] = ()) -> SeatView:
     """Project `state` for `seat` (or a spectator). Everything a client receives comes from here.
 
-    Only `seat`, `hand` and `legal` differ between viewers; the rest is made once per state.
+    Only `seat`, `hand`, `legal` and `played_for_you` differ between viewers; the rest is made
+    once per state. `auto`: the sequence numbers of the deal's actions the server made (the
+    engine cannot tell them from the others; the room knows), of which the viewer sees his own.
     """
     hand, legal = _own(state, seat)
     base, wire = _shared(state)
-    return replace(base, seat=seat, hand=hand, legal=legal, shared_wire=wire)
+    return replace(
+        base,
+        seat=seat,
+        hand=hand,
+        legal=legal,
+        played_for_you=_played_for(state, seat, auto),
+        shared_wire=wire,
+    )
 
 
-def wire_view(state: DealState, seat: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+def wire_view(
+    state: DealState, seat: int | None, auto: Collection[int] = ()
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """`view(state, seat).to_dict()` in its two parts: the part every viewer of `state` shares
     (the same dict for all of them, so a server can encode it once) and the viewer's own part.
     Merged, shared first, they are exactly `to_dict()`; the server's hot path skips the
     `SeatView` it would only turn into these."""
     hand, legal = _own(state, seat)
-    return _shared(state)[1], _own_wire(seat, hand, legal)
+    return _shared(state)[1], _own_wire(seat, hand, legal, _played_for(state, seat, auto))

@@ -68,3 +68,10 @@ export function sortForShow(cards) {
 export function cardText(card) {
   return h("span", { class: `ctext ${isRed(card) ? "red" : "black"} suit-${suitOf(card)}`, text: cardLabel(card), title: cardName(card) });
 }
+
+/** Open Belot: a card on the table played from its player's stack `stack` (0–3, shown from 1),
+ * not from the hand (VIEW.played_from; the replay works it out from the deal's deck). */
+export function stackTag(stack) {
+  const n = stack + 1; // short on the card ("stack 2"), whole in its title and for screen readers
+  return h("span", { class: "stack-tag", dataset: { stack: String(stack) }, title: t("from_stack", { n }), "aria-label": t("from_stack", { n }), text: t("stack_n", { n }) });
+}

@@ -4,7 +4,7 @@ import { get } from "./api.js";
 import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { cardBack, cardFace, cardText, layoutHand } from "./cards.js";
+import { cardBack, cardFace, cardText, layoutHand, stackTag } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
 import { showError } from "./ui.js";
@@ -357,8 +357,14 @@ export function showReplay(app, matchId, number) {
         ),
       ),
     );
+    // Open Belot: which stack a card on the table came from (its face-up card or the one under).
+    const fromStack = new Map();
+    if (stacks) stacks.forEach((own) => own.forEach((stack, k) => [stack.up, stack.down].forEach((c) => fromStack.set(c, k))));
     const slots = {};
-    for (const a of trick) slots[pos(a.seat)] = cardFace(a.play, { extraClass: a.seat === winner ? "winner" : "" });
+    for (const a of trick) {
+      const face = cardFace(a.play, { extraClass: a.seat === winner ? "winner" : "" });
+      slots[pos(a.seat)] = fromStack.has(a.play) ? [face, stackTag(fromStack.get(a.play))] : face;
+    }
     const center =
       trick.length || !bids.length || step > bids.length
         ? h("div", { class: `trick seats-${n}` }, positions(n).map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)

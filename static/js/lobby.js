@@ -60,6 +60,11 @@ export function nameForm(onSaved) {
   return form;
 }
 
+/** "Rated": the room's matches move ratings (app/rooms/rating.py says which actually do). */
+export function ratedBadge() {
+  return h("span", { class: "badge rated", title: t("rated_explain"), text: t("rated") });
+}
+
 function roomRow(room) {
   const seats = room.seats.map((s) => seatName(room, s.seat)).join(" · ");
   return h(
@@ -69,6 +74,7 @@ function roomRow(room) {
       "div",
       { class: "room-main" },
       h("strong", { text: t(`preset_${room.rules.preset}`) }),
+      room.rated ? [" ", ratedBadge()] : null,
       h("span", { class: "muted", text: ` · ${t("target")} ${room.target} · ${t(`status_${room.status}`)}` }),
       h("div", { class: "room-seats", text: seats }),
     ),
@@ -116,9 +122,17 @@ function createForm(rules) {
   const botLevel = h(
     "select",
     { id: "bot-level", name: "bot_level" },
-    ["random", "basic", "strong"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
+    ["random", "basic", "strong", "expert"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
   );
   botLevel.value = "basic";
+  // The expert level needs a word more than its name: what it adds, and where it does not.
+  const botLevelHelp = h("p", { class: "explain", id: "bot-level-help" });
+  const explainLevel = () => {
+    botLevelHelp.textContent = botLevel.value === "expert" ? t("bot_expert_help") : "";
+    botLevelHelp.hidden = botLevel.value !== "expert";
+  };
+  botLevel.addEventListener("change", explainLevel);
+  explainLevel();
   const visibility = h(
     "fieldset",
     { class: "inline" },
@@ -178,7 +192,7 @@ function createForm(rules) {
     h("div", { class: "field" }, h("label", { for: "deal-pause", text: t("deal_pause") }), pause),
     visibility,
     bots,
-    h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel),
+    h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
     h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", name: "rated" }), " ", t("rated_room")),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );

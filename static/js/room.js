@@ -5,8 +5,8 @@ import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { forgetPlayer, getPlayer } from "./identity.js";
 import { houseRuleText, t } from "./i18n.js";
-import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
-import { nameForm } from "./lobby.js";
+import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
+import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
 import { avatar, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
@@ -62,7 +62,7 @@ export function showRoom(app, code) {
     busy: false,
     pendingCard: null, // the card (or bid) sent and not yet answered: shown as pending
     nextAsked: false, // this player pressed "Next deal" during the pause
-    playedForYou: [], // what the server played for this player since they last looked
+    playedForYou: [], // what the server played for this player since they last looked: {number, seq, what}
     leaveTo: null, // a link the player followed during the match: asked to confirm
     exitAsk: null, // "leave" or "concede": the player pressed it, the dialog asks first
     armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
@@ -250,6 +250,7 @@ export function showRoom(app, code) {
         S.deal = d.deal;
         S.turn = d.turn;
         S.chat = d.chat || [];
+        if (d.deal && d.deal.played_for_you) S.playedForYou = unseen(d.deal.played_for_you.map((a) => ({ number: d.number, seq: a.seq, what: actionLabel(a) })));
         // Deadlines are on the server's clock: remember how far this device's clock is off.
         S.clockOffset = typeof d.now === "number" ? d.now - Date.now() : 0;
         renderChat();
@@ -316,11 +317,35 @@ export function showRoom(app, code) {
   function notePlayedForYou(before, after) {
     let what = null;
     if (before && after && after.bids.length > before.bids.length) what = contractLabel(after.bids[after.bids.length - 1].bid);
-    else if (before && before.hand && after && after.hand) {
-      const gone = before.hand.filter((c) => !after.hand.includes(c));
-      if (gone.length === 1) what = cardLabel(gone[0]);
+    else if (before && after) {
+      // The card that left the player's cards (the hand, or Open Belot's face-up stacks).
+      const mine = (deal) => [...(deal.hand || []), ...(deal.stacks ? deal.stacks[me()].map((s) => s.up).filter(Boolean) : [])];
+      const gone = mine(before).filter((c) => !mine(after).includes(c));
+      if (gone.length >= 1) what = cardLabel(gone[0]);
     }
-    S.playedForYou.push(what || "?");
+    S.playedForYou.push({ number: S.number, seq: actionCount(after) - 1, what: what || "?" });
+  }
+
+  /** How many actions a deal has seen (bids and cards): the next action's `seq`. */
+  const actionCount = (deal) => (deal ? deal.bids.length + deal.tricks.reduce((n, tr) => n + tr.cards.length, 0) + deal.trick.length : 0);
+  const actionLabel = (a) => (a.bid ? contractLabel(a.bid) : cardLabel(a.play));
+
+  // "Played for you" dismissed is remembered for the tab (a reload's snapshot lists the deal's
+  // notices again, VIEW.played_for_you): the deal and the last action the player closed.
+  const SEEN_KEY = `belote.played_for_you_seen.${code}`;
+  function unseen(items) {
+    let seen = null;
+    try {
+      seen = JSON.parse(sessionStorage.getItem(SEEN_KEY) || "null");
+    } catch {
+      seen = null;
+    }
+    return seen ? items.filter((x) => x.number !== seen.number || x.seq > seen.seq) : items;
+  }
+  function dismissPlayedForYou() {
+    const last = S.playedForYou[S.playedForYou.length - 1];
+    if (last) sessionStorage.setItem(SEEN_KEY, JSON.stringify({ number: last.number, seq: last.seq }));
+    S.playedForYou = [];
   }
 
   function onStatus(status) {
@@ -382,6 +407,7 @@ export function showRoom(app, code) {
     root.dataset.myTurn = String(Boolean(myTurn()));
     root.dataset.version = String(conn.version);
     tickClocks();
+    guardBack();
     restoreFocus(focused);
     motion.play(shot, { deal: S.deal, number: S.number });
     turnCues();
@@ -417,6 +443,7 @@ export function showRoom(app, code) {
         h("span", { text: ` · ${t("target")} ${room.target}` }),
         h("span", { text: ` · ${room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off")}` }),
         h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
+        room.rated ? [" ", ratedBadge()] : null,
         house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
       ),
       prefsControls(),
@@ -501,7 +528,7 @@ export function showRoom(app, code) {
         "div",
         { class: "seat-head" },
         avatar(seatName(room, seat), seatState(record)),
-        h("span", { class: "seat-name", text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
+        h("span", { class: "seat-name", title: record.player || record.bot ? seatName(room, seat) : null, text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
         badges,
         turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
       ),
@@ -559,8 +586,10 @@ export function showRoom(app, code) {
       winner = last.winner;
       caption = `${t("last_trick")} — ${t("won_by", { name: name(last.winner) })}`;
     }
+    const from = deal.played_from || {};
     for (const { seat, card } of cards) {
-      slots[position(seat)] = cardFace(card, { extraClass: `${seat === winner ? "winner" : ""}`, attrs: { "data-seat": String(seat) } });
+      const face = cardFace(card, { extraClass: `${seat === winner ? "winner" : ""}`, attrs: { "data-seat": String(seat) } });
+      slots[position(seat)] = card in from ? [face, stackTag(from[card])] : face;
     }
     return h(
       "div",
@@ -808,7 +837,7 @@ export function showRoom(app, code) {
     return h(
       "div",
       { class: "played-for-you", id: "played-for-you", role: "status" },
-      h("strong", { text: t("played_for_you", { what: S.playedForYou.join(", ") }) }),
+      h("strong", { text: t("played_for_you", { what: S.playedForYou.map((x) => x.what).join(", ") }) }),
       h("span", { class: "muted", text: ` ${t("played_for_you_note")}` }),
       h("button", {
         type: "button",
@@ -817,7 +846,7 @@ export function showRoom(app, code) {
         "aria-label": t("close"),
         text: "×",
         onclick: () => {
-          S.playedForYou = [];
+          dismissPlayedForYou();
           render();
         },
       }),
@@ -1033,6 +1062,37 @@ export function showRoom(app, code) {
   }
   document.addEventListener("click", onLinkClick, true);
 
+  // The browser's back button asks too. While the player sits in a match, one more history
+  // entry (the same address) stands before the room's; going back from it is a `popstate` on the
+  // same page, answered with the dialog (a second entry is put back if the player stays).
+  const BACK = "back"; // S.leaveTo when the back button asked: "Leave" then goes back
+  let guarded = false; // the extra entry is in place
+  let letGo = false; // the player chose to leave: the next popstate is his
+  function guardBack() {
+    if (guarded || letGo || S.leaveTo === BACK || !inMatch()) return; // put back once he stays
+    history.pushState({ beloteGuard: code }, "", location.href);
+    guarded = true;
+  }
+  const roomHash = location.hash;
+  function onPopState() {
+    // Only a step back onto the room's own entry is the back button; a new address (a link,
+    // `go()`) also fires popstate, and is the router's.
+    if (!guarded || letGo || location.hash !== roomHash) return;
+    guarded = false;
+    if (!inMatch() || S.leaveTo !== null) {
+      history.back(); // nothing to ask any more (the match ended): on to where back leads
+      return;
+    }
+    S.leaveTo = BACK;
+    render();
+    document.getElementById("leave-stay")?.focus();
+  }
+  window.addEventListener("popstate", onPopState);
+  function leaveBack() {
+    letGo = true;
+    history.back();
+  }
+
   // ---- leaving the match, conceding it (exit.js) ---------------------------------------
   function askExit(kind) {
     S.exitAsk = kind;
@@ -1076,7 +1136,8 @@ export function showRoom(app, code) {
             onclick: () => {
               const to = S.leaveTo;
               S.leaveTo = null;
-              go(to);
+              if (to === BACK) leaveBack();
+              else go(to);
             },
           }),
         ),
@@ -1091,6 +1152,7 @@ export function showRoom(app, code) {
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("click", onLinkClick, true);
+      window.removeEventListener("popstate", onPopState);
       banner(null);
       turnSignal(false);
       if (window.__belote && window.__belote.conn === conn) delete window.__belote;

@@ -107,6 +107,23 @@ def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
             ui.play(page)
     result = page.evaluate("() => window.__belote.state.lastResult.result")
     assert any(stack_card in t["cards"] for t in result["tricks"])
+    # The view says which stack the card came from (VIEW.played_from), and so does the replay.
+    from_stack = page.evaluate("() => window.__belote.state.deal.played_from")
+    assert from_stack[stack_card] == int(index or 0)
+    match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    number = page.evaluate("() => window.__belote.state.lastResult.number")  # after void deals
+    path = f"/api/matches/{match_id}/deals/{number}/record"
+    record = page.request.get(path, headers=ui.auth(page))
+    actions = record.json()["actions"]
+    step = next(i for i, a in enumerate(actions) if a.get("play") == stack_card) + 1
+    page.goto(f"/#/m/{match_id}/d/{number}")
+    page.wait_for_selector("#replay-step")
+    for _ in range(step):
+        page.click("#replay-next")
+    tag = page.wait_for_selector(f"#replay .slot:has(.card[data-card='{stack_card}']) .stack-tag")
+    assert tag.get_attribute("data-stack") == index
+    assert tag.inner_text() == f"stack {int(index or 0) + 1}"
+    assert tag.get_attribute("title") == f"from stack {int(index or 0) + 1}"
 
 
 def test_a_two_player_room_is_joined_by_its_invite_link(new_page: Any, artifacts: Path) -> None:

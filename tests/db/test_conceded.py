@@ -43,3 +43,4 @@ async def test_a_conceded_match_is_recorded_as_conceded(database_url: str) -> No
         again = await manager.get(room.config.code)
         assert again is not None and again.status == FINISHED
         assert again.snapshot(0, "host")["deal"] is None  # the dropped deal is not dealt again
+        assert again.summary()["conceded"] == 0  # the live view still says who conceded

@@ -38,6 +38,7 @@ from app.rules import (
     record_deal,
     replay_deal,
     view,
+    wire_view,
 )
 
 from .helpers import (
@@ -725,6 +726,25 @@ def test_view_own_hand_only_legal_only_for_the_seat_to_act() -> None:
     assert spectator.to_dict()["hand"] is None
     with pytest.raises(ValueError):
         view(state, 4)
+
+
+def test_view_says_what_the_server_played_for_the_viewer_and_for_nobody_else() -> None:
+    """`auto` names the actions the server made; each seat sees its own among them (with their
+    sequence numbers), no other seat nor a spectator does, and the wire form agrees."""
+    state = at_first_trick(BG, VIEW_HANDS, "diamonds")
+    bids = len(state.actions)
+    state = apply(state, legal_actions(state)[0])
+    auto = {1, bids}  # a bid of seat 1 and seat 0's first card
+    mine = view(state, 0, auto)
+    assert mine.played_for_you == ((bids, state.actions[bids]),)
+    assert mine.to_dict()["played_for_you"] == [{"seq": bids, **state.actions[bids].to_dict()}]
+    assert [seq for seq, _ in view(state, 1, auto).played_for_you] == [1]
+    for seat in (2, 3, None):
+        assert view(state, seat, auto).played_for_you == ()
+        assert "played_for_you" not in view(state, seat, auto).to_dict()
+    shared, own = wire_view(state, 0, auto)
+    assert {**shared, **own} == mine.to_dict()
+    assert "played_for_you" not in view(state, 0).to_dict()  # nothing said: nothing shown
 
 
 def test_view_of_a_finished_deal_holds_the_result() -> None:

@@ -154,6 +154,20 @@ def test_ob_11_the_card_under_a_played_face_up_card_turns(reveal: str) -> None:
     assert "KH" in legal_cards(state)
 
 
+def test_ob_9_every_view_says_which_table_stack_a_played_card_came_from() -> None:
+    """A card played from a table stack (its face-up card, or the one that turned under it,
+    OB-11) is named with its stack in `played_from` for everyone; hand cards are not."""
+    state = bid(new_deal(OB, 1, ob_deck(1, BELOTE_LAYOUT)), "hearts", "pass")
+    state = play(state, "7C", "AC", "QH", "8H", "AD", "7D", "KH")  # A♦ and K♥: stack 2
+    for seat in (0, 1, None):
+        shown = view(state, seat)
+        assert shown.played_from == ((cards("AD")[0], 2), (cards("KH")[0], 2))
+        assert shown.to_dict()["played_from"] == {"AD": 2, "KH": 2}
+    bulgarian = Ruleset.of("bulgarian")
+    plain = new_deal(bulgarian, 0, cards(*preset_cards(bulgarian)))
+    assert view(plain, 0).played_from is None  # no table stacks: nothing to say
+
+
 def test_ob_16_belote_example_announced_with_the_second_card() -> None:
     """OB examples, "belote" (ruling R14): the dealer leads Q♥ while K♥ is face down, so no
     belote is offered with it; K♥ turns at the end of the trick in which stack 2's face-up card

@@ -1,0 +1,140 @@
+"""Defects left by earlier sessions, each checked in a real Chromium: "Played for you" after a
+reload, sur-contra clicked, the back button during a match, seat names on a phone, the rated
+badge and the expert bot level."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+NOTICE = "#played-for-you"
+
+
+def test_played_for_you_is_still_shown_after_a_reload(new_page: Any) -> None:
+    """The clock plays for a player who does not act; a full reload (a fresh page, a snapshot)
+    keeps the notice, and a notice closed stays closed over the next reload."""
+    page = new_page()
+    ui.set_name(page, "Slow")
+    body = {"bots": [1, 2, 3], "turn_seconds": 1}
+    created = page.request.post("/api/rooms", data=body, headers=ui.auth(page))
+    code = created.json()["room"]["code"]
+    page.goto(f"/#/r/{code}")
+    ui.start(page)
+    before = page.wait_for_selector(NOTICE).inner_text()
+    assert before.startswith("Played for you: ")
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    after = page.wait_for_selector(NOTICE).inner_text()
+    assert after.startswith(before.split("\n")[0].split(",")[0])  # the first item is the same
+    closed = page.evaluate(
+        "() => window.__belote.state.playedForYou.map(x => [x.number, x.seq]).pop()"
+    )
+    page.click("#played-for-you-close")
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    items = page.evaluate("() => window.__belote.state.playedForYou.map(x => [x.number, x.seq])")
+    # Only what the clock played after the notice was closed (it goes on playing meanwhile).
+    assert all(number != closed[0] or seq > closed[1] for number, seq in items)
+
+
+def test_sur_contra_is_offered_to_the_doubler_and_clicked(new_page: Any) -> None:
+    """SUR-1, SUR-2 (house rule `sur_contra`): after a contra and a re-contra the player who
+    said contra is offered sur-contra; clicking it makes the deal ×8 on both tables."""
+    host, guest = new_page(), new_page()
+    ui.set_name(host, "Host")
+    host.wait_for_selector("#create-form")
+    host.select_option("#preset", "bulgarian2")
+    host.click("#create-form details summary")
+    host.select_option("#hr-sur_contra", "x8")
+    ui.create_room(host)
+    ui.set_name(guest, "Guest")
+    guest.goto(host.input_value("#invite-link"))
+    guest.wait_for_selector("#room[data-status=waiting]")
+    guest.click(".seat[data-seat='1'] button.sit")
+    host.wait_for_selector(".seat[data-seat='1'] .seat-name:has-text('Guest')")
+    ui.start(host)
+    host.wait_for_selector("#room[data-phase=bidding]")
+    dealer = host.evaluate("() => window.__belote.state.deal.dealer")
+    first = (host, guest)[(dealer + 1) % 2]  # the non-dealer bids first (BG2-5)
+    second = guest if first is host else host
+    for acting, bid in ((first, "clubs"), (second, "contra"), (first, "recontra")):
+        acting.wait_for_selector("#room[data-my-turn=true] #bid-panel")
+        assert not acting.query_selector("#bid-panel button[data-bid=surcontra]")
+        ui.bid(acting, prefer=bid)
+    second.wait_for_selector("#room[data-my-turn=true] #bid-panel")
+    offered = second.wait_for_selector("#bid-panel button[data-bid=surcontra]")
+    assert offered.inner_text() == "Sur-contra"
+    ui.bid(second, prefer="surcontra")
+    for page in (host, guest):
+        page.wait_for_function("() => window.__belote.state.deal.multiplier === 8")
+        assert "Sur-contra" in page.inner_text("#bid-log")
+        assert "×8" in page.inner_text("#contract")
+
+
+def test_the_back_button_during_a_match_asks_first(new_page: Any) -> None:
+    """Back during a match opens the same in-page dialog as a link: staying keeps the table
+    (and asks again next time), leaving goes back to where the player came from."""
+    page = new_page()
+    ui.set_name(page, "Host")
+    code = ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    for _ in range(2):
+        page.evaluate("() => history.back()")
+        page.wait_for_selector("#leave-confirm")
+        assert page.evaluate("() => location.hash") == f"#/r/{code}"
+        assert page.get_attribute("#room", "data-status") == "playing"
+        page.click("#leave-stay")
+        page.wait_for_selector("#leave-confirm", state="detached")
+    page.evaluate("() => history.back()")
+    page.click("#leave-go")
+    page.wait_for_selector("#create-form")  # the lobby, where the player came from
+    assert page.query_selector("#room") is None
+
+
+@pytest.mark.parametrize("preset", ["bulgarian", "bulgarian3", "bulgarian2"])
+def test_seat_names_on_a_phone_stay_on_one_line(new_page: Any, preset: str) -> None:
+    """390 px: a seat's name is one line, cut with an ellipsis when too long, whole in its
+    title; never broken a letter a line in the narrow side seats."""
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Maximilienne-Alexandrine Hohen")
+    seats = {"bulgarian": (1, 2, 3), "bulgarian3": (1, 2), "bulgarian2": (1,)}[preset]
+    ui.create_room(page, bots=seats, preset=preset, timer=60)
+    ui.start(page)
+    page.wait_for_selector("#room[data-phase=bidding]")
+    names = page.evaluate(
+        """() => [...document.querySelectorAll('.seat .seat-name')].map(el => ({
+             lines: el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).fontSize),
+             cut: el.scrollWidth > el.clientWidth, title: el.title, text: el.textContent,
+             overflow: getComputedStyle(el).textOverflow}))"""
+    )
+    assert len(names) == len(seats) + 1
+    for name in names:
+        assert name["lines"] < 1.6, name  # one line ("normal" line height: about 1.2 em)
+        assert name["overflow"] == "ellipsis" and name["title"] == name["text"]
+    assert any(n["cut"] for n in names if n["text"].startswith("Maximilienne"))
+
+
+def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -> None:
+    """The lobby's list and the table show "Rated" for a room whose matches count for ratings;
+    the create form offers the expert bots with a line on what they do."""
+    page = new_page()
+    ui.set_name(page, "Rater")
+    page.wait_for_selector("#create-form")
+    assert page.is_hidden("#bot-level-help")
+    page.select_option("#bot-level", "expert")
+    assert "double-dummy" in page.inner_text("#bot-level-help")
+    page.check("#rated")
+    code = ui.create_room(page, public=True)
+    badge = page.wait_for_selector("#room-top .badge.rated")
+    assert badge.inner_text() == "Rated" and "ratings" in (badge.get_attribute("title") or "")
+    assert page.evaluate("() => window.__belote.state.room.bot_level") == "expert"
+    other = new_page(locale="fr-FR")
+    ui.set_name(other, "Autre")
+    row = other.wait_for_selector(f"#public-rooms .room-row[data-code='{code}']")
+    assert row.query_selector(".badge.rated").inner_text() == "Classée"
