@@ -241,7 +241,7 @@ async def keep_connected(
             transport, listener = await ws_connect(
                 lambda: Socket(peer), url + query, local_addr=(address, 0)
             )
-        except (OSError, asyncio.TimeoutError) as error:
+        except (TimeoutError, OSError) as error:
             stats.error(f"connect: {type(error).__name__}")
             await asyncio.sleep(0.5)
             continue
@@ -478,9 +478,7 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], path: str = "/healt
 
 
 @contextmanager
-def started(
-    argv: list[str], env: dict[str, str]
-) -> Iterator[subprocess.Popen[bytes]]:
+def started(argv: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
     """A process, stopped with SIGTERM (then SIGKILL) on the way out."""
     process = subprocess.Popen(argv, env=env, cwd=ROOT)
     try:
@@ -559,9 +557,7 @@ class Servers:
 
 
 @contextmanager
-def running_cluster(
-    nodes: int, proxy: bool, settings: dict[str, str]
-) -> Iterator[Servers]:
+def running_cluster(nodes: int, proxy: bool, settings: dict[str, str]) -> Iterator[Servers]:
     """``nodes`` nodes on the PostgreSQL ``DATABASE_URL`` and Redis, behind HAProxy."""
     url = os.environ["DATABASE_URL"]
     name = url.rsplit("/", 1)[-1].split("?")[0]
@@ -682,8 +678,9 @@ def main() -> None:
             result["proxy_cpu_us_per_action"] = round(proxy_cpu / result["actions"] * 1e6, 1)
     if not args.no_echo:
         with running_echo(settings) as (pid, base):
-            echo = measure(args.tables, args.echo_seconds, base, args.client_processes, 0, [pid],
-                           echo=True)
+            echo = measure(
+                args.tables, args.echo_seconds, base, args.client_processes, 0, [pid], echo=True
+            )
         result["echo_round_trips_per_sec"] = echo["actions_per_sec"]
         result["echo_cpu_us_per_round_trip"] = echo["server_cpu_us_per_action"]
         result["echo_client_cpu_us_per_round_trip"] = echo["client_cpu_us_per_action"]
