@@ -508,7 +508,7 @@ class Room:
             state = apply(match.deal, action)
         except RuleError as error:
             raise RoomError(error.code, error.message, error.rule) from error
-        seq = len(state.actions) - 1
+        seq = state.action_count - 1
         ops: list[Op] = [
             ActionTaken(match.match_id, match.number, seq, action_to_dict(action), auto)
         ]
@@ -1086,9 +1086,16 @@ class Room:
         return {"seat": seat, "deadline": deadline, "bot": bot}
 
     def _broadcast(self, event: Event) -> None:
+        seat_of = self._seat_map()
         for subscriber in self._subscribers:
-            subscriber.send(event.frame(self.seat_of(subscriber.player_id)))
+            subscriber.send(event.frame(seat_of.get(subscriber.player_id)))
         event.release()
+
+    def _seat_map(self) -> dict[str | None, int]:
+        """``seat_of`` for every player at once (a player in two seats has the first, as
+        there), for a broadcast that asks it of every subscriber."""
+        seats = enumerate(self.seats)
+        return {r.player_id: i for i, r in reversed(list(seats)) if r.player_id is not None}
 
     def _resend_snapshots(self, player_id: str) -> None:
         """A player who changed seats sees the table from the new seat from now on."""

@@ -96,8 +96,8 @@ def action_from_dict(data: Any, seats: int = 4) -> Action:
             return Bid(seat, Call(data["bid"]))
         except ValueError:
             raise BadRecord(f"unknown bid {data['bid']!r}") from None
-    extra = set(data) - {"seat", "play", "declare", "belote", "rebelote"}
-    if extra:
+    if not _PLAY_KEYS.issuperset(data):
+        extra = set(data) - _PLAY_KEYS
         raise BadRecord(f"unexpected fields in a play: {', '.join(sorted(extra))}")
     card = _card(data["play"])
     declare_raw = data.get("declare", [])
@@ -105,8 +105,16 @@ def action_from_dict(data: Any, seats: int = 4) -> Action:
         raise BadRecord("declare must be a list of lists of cards")
     if any(not d for d in declare_raw):
         raise BadRecord("a declaration cannot be empty")
-    declare = canonical_declarations([_card(c) for c in d] for d in declare_raw)
-    return Play(seat, card, declare, _flag(data, "belote"), _flag(data, "rebelote"))
+    declare = (
+        canonical_declarations([_card(c) for c in d] for d in declare_raw) if declare_raw else ()
+    )
+    belote, rebelote = _flag(data, "belote"), _flag(data, "rebelote")
+    if not (declare or belote or rebelote) and seat < len(PLAIN_PLAYS):
+        return PLAIN_PLAYS[seat][card]  # most plays: no new object (a frozen one is slow to make)
+    return Play(seat, card, declare, belote, rebelote)
+
+
+_PLAY_KEYS = frozenset({"seat", "play", "declare", "belote", "rebelote"})
 
 
 def _card(text: Any) -> Card:

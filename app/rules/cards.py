@@ -62,13 +62,14 @@ class Card(int):
         return self & 7
 
     def __str__(self) -> str:
-        return RANK_LETTERS[self & 7] + SUIT_LETTERS[self >> 3]
+        return CARD_NAMES[self]  # every frame names dozens of cards: a lookup, not a join
 
     def __repr__(self) -> str:
         return f"Card({self})"
 
 
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(32))
+CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[i & 7] + SUIT_LETTERS[i >> 3] for i in range(32))
 BIT: tuple[int, ...] = tuple(1 << i for i in range(32))
 SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 

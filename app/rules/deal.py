@@ -163,6 +163,7 @@ class DealState:
     __slots__ = (
         "_legal",
         "_log",
+        "action_count",
         "auction",
         "belotes",
         "best",
@@ -204,6 +205,8 @@ class DealState:
     """(seat, suit) of every belote announced."""
     _log: tuple[Action, object] | None
     """The actions so far as a linked list, newest first: appending is O(1) on the hot path."""
+    action_count: int
+    """How many actions were taken (the length of ``actions``, without walking the list)."""
     result: DealResult | None
     _legal: int
     """The legal cards' mask once computed for this state, -1 before."""
@@ -226,6 +229,7 @@ class DealState:
         new.declared = self.declared
         new.belotes = self.belotes
         new._log = self._log
+        new.action_count = self.action_count
         new.result = None
         new._legal = -1
         return new
@@ -347,6 +351,7 @@ def new_deal(ruleset: Ruleset, dealer: int, deck: Sequence[Card], hanging_in: in
     state.declared = ()
     state.belotes = ()
     state._log = None
+    state.action_count = 0
     state.result = None
     state._legal = -1
     return state
@@ -480,6 +485,7 @@ def _apply_bid(state: DealState, bid: Bid) -> DealState:
     seats = state.ruleset.seats
     new = state._clone()
     new._log = (bid, state._log)
+    new.action_count += 1
     assert state.turn is not None
     new.turn = (state.turn + 1) % seats
     auction = state.auction
@@ -843,6 +849,7 @@ def _apply_play(state: DealState, play: Play) -> DealState:
         _play_on_table(state, new, hands, card)
     new.hands = tuple(hands)
     new._log = (play, state._log)
+    new.action_count += 1
     trick = (*state.trick, card)
     best = state.best
     strength = table.strength

@@ -10,15 +10,56 @@ the cards out of play (BG2-4). The hands become public only through the tricks p
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from .actions import Action, Bid
 from .cards import CARDS, SUIT_NAMES, Card
 from .contracts import TABLES, Contract
 from .deal import DealState, Phase, Trick, legal_actions
+from .ruleset import Ruleset
 from .scoring import scoring_declarations
+
+
+class _ByIdentity:
+    """The JSON form of immutable parts that successive states of a deal share as the same
+    object: the completed tricks change once a trick, the bids not at all once the play began.
+    A server projects every state of every table, so each would otherwise be made again per
+    action; the memo keeps each part alive until it is cleared (at ``size`` entries), so that
+    an id is never another object's while it is here. The forms are shared: read only."""
+
+    def __init__(self, make: Callable[[Any], list[Any]], size: int = 4096) -> None:
+        self._make = make
+        self._size = size
+        self._memo: dict[int, tuple[object, list[Any]]] = {}
+
+    def __call__(self, part: tuple[Any, ...]) -> list[Any]:
+        hit = self._memo.get(id(part))
+        if hit is not None and hit[0] is part:
+            return hit[1]
+        if len(self._memo) >= self._size:
+            self._memo.clear()
+        made = self._make(part)
+        self._memo[id(part)] = (part, made)
+        return made
+
+
+def _tricks_wire(tricks: tuple[Trick, ...]) -> list[dict[str, Any]]:
+    return [
+        {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner} for t in tricks
+    ]
+
+
+def _bids_wire(bids: tuple[Bid, ...]) -> list[dict[str, Any]]:
+    return [b.to_dict() for b in bids]
+
+
+_TRICKS = _ByIdentity(_tricks_wire)
+_BIDS = _ByIdentity(_bids_wire)
+_rules_wire: Callable[[Ruleset], dict[str, Any]] = lru_cache(maxsize=256)(Ruleset.to_dict)
+"""A table's rules, the same for all its states (shared: read only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +120,7 @@ class SeatView:
             "turn": self.turn,
             "hand_sizes": list(self.hand_sizes),
             "turned": None if self.turned is None else str(self.turned),
-            "bids": [b.to_dict() for b in self.bids],
+            "bids": _BIDS(self.bids),
             "contract": self.contract,
             "bidder": self.bidder,
             "multiplier": self.multiplier,
@@ -88,10 +129,7 @@ class SeatView:
                 {"seat": (self.leader + i) % len(self.hand_sizes), "card": str(c)}
                 for i, c in enumerate(self.trick)
             ],
-            "tricks": [
-                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-                for t in self.tricks
-            ],
+            "tricks": _TRICKS(self.tricks),
             "points": list(self.points),
             "declarations": [
                 {
@@ -211,7 +249,7 @@ def _shared(state: DealState) -> tuple[SeatView, dict[str, Any]]:
     if cached is None or cached[0] is not state:
         base = SeatView(
             seat=None,
-            rules=state.ruleset.to_dict(),
+            rules=_rules_wire(state.ruleset),
             phase=state.phase,
             dealer=state.dealer,
             turn=state.turn,

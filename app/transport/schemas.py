@@ -69,6 +69,14 @@ class Act(BaseModel):
     belote: bool | None = None
     rebelote: bool | None = None
 
+    def action(self) -> dict[str, Any]:
+        """The fields given, for ``action_from_dict``: ``model_dump(exclude_none=True)``, which
+        cost a quarter of parsing an act frame, without pydantic's serializer."""
+        return {k: v for k in _ACT_FIELDS if (v := getattr(self, k)) is not None}
+
+
+_ACT_FIELDS = tuple(Act.model_fields)
+
 
 class Chat(_Data):
     text: str = Field(min_length=1)

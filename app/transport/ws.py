@@ -371,7 +371,7 @@ class _Session:
         if isinstance(data, s.Act):
             if envelope.v is None:
                 raise RoomError("bad_message", "An act must carry v, the version it was based on.")
-            action = data.model_dump(exclude_none=True)
+            action = data.action()
             return await room.act(player.id, cid, envelope.v, action)
         if isinstance(data, s.Chat):
             if not self.wire.chat_allowed(player.id, room.config.code):

@@ -283,6 +283,7 @@ def test_every_legal_action_is_accepted_and_others_are_refused(setup: Any) -> No
             after = apply(state, action)
             assert after.actions[-1] == action
             assert len(after.actions) == len(state.actions) + 1
+            assert after.action_count == len(after.actions)
         assert snapshot(state) == before, "applying an action changed the state it came from"
         legal_set = set(legal)
         for action in _others(state, legal_set, rng):
@@ -493,6 +494,13 @@ def test_views_never_show_another_seats_unplayed_card(setup: Any) -> None:
             assert list(shown.hand_sizes) == [len(state.hand(s)) for s in range(seats)]
             shared, own_part = wire_view(state, seat)  # the server's form: the same, key for key
             assert list({**shared, **own_part}.items()) == list(shown.to_dict().items())
+            # The parts the view memoizes across states are this state's, made afresh.
+            assert shared["tricks"] == [
+                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                for t in state.tricks
+            ]
+            assert shared["bids"] == [b.to_dict() for b in state.bids]
+            assert shared["rules"] == state.ruleset.to_dict()
 
 
 # ------------------------------------------------------------------------------ matches
