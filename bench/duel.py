@@ -26,6 +26,7 @@ import json
 import math
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -136,7 +137,16 @@ def play(
     return state
 
 
-def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool) -> dict[str, Any]:
+def run(
+    level_a: str,
+    level_b: str,
+    deals: int,
+    seed: int,
+    must_undertrump: bool,
+    progress: int = 0,
+) -> dict[str, Any]:
+    """The duel's report (module doc); every `progress` deals (0: never) the report so far
+    goes to stderr, so that a long run stopped early still tells what it found."""
     ruleset = Ruleset.french(must_undertrump=must_undertrump)
     diffs: list[float] = []
     times: dict[str, list[float]] = {}
@@ -163,6 +173,21 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
             mismatches += 0 if colver is None else colver.mismatches
             diff += card_points(end, a_team) - card_points(end, 1 - a_team)
         diffs.append(diff / 2)
+        if progress and len(diffs) % progress == 0 and len(diffs) < deals:
+            partial = _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
+            print(json.dumps(partial), file=sys.stderr, flush=True)
+    return _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
+
+
+def _report(
+    level_a: str,
+    level_b: str,
+    must_undertrump: bool,
+    diffs: list[float],
+    times: dict[str, list[float]],
+    mismatches: int,
+    start: float,
+) -> dict[str, Any]:
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return {
@@ -173,6 +198,7 @@ def run(level_a: str, level_b: str, deals: int, seed: int, must_undertrump: bool
         "deals": len(diffs),
         "mean_diff": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "diff_sd": round(statistics.stdev(diffs), 2) if len(diffs) > 1 else None,
         "legal_mismatches": mismatches,
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(times.items())},
         "seconds": round(time.perf_counter() - start, 1),
@@ -191,8 +217,12 @@ def main(argv: list[str] | None = None) -> None:
         default=True,
         help="the must_undertrump house rule (off to compare with engines that allow discarding)",
     )
+    parser.add_argument(
+        "--progress", type=int, default=0, help="print the report so far every N deals to stderr"
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.a, args.b, args.deals, args.seed, args.undertrump)))
+    report = run(args.a, args.b, args.deals, args.seed, args.undertrump, args.progress)
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":

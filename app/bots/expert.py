@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from app.rules import Action, Phase, Play, Ruleset, SeatView
+from app.rules import Action, Phase, Play, SeatView
 
 from .announce import play_with_card
 from .base import legal_of
@@ -29,18 +29,23 @@ from .sampler import Sampler
 from .solver import Solver
 from .strong import StrongBot
 
-WORLDS = 10
-"""Sampled deals per card decision."""
-NODES = 5000
-"""Solver nodes per sampled deal: WORLDS * NODES is the card play's work per decision."""
-DD_TRICKS = 4
-"""From this many tricks left (the current one counted) the worlds are solved; before, the
-budget would cut the search short of the end, and a shallow search with a static estimate
-plays worse than the strong level's play-outs to the end of the deal (measured, bench.duel)."""
+WORLDS = 40
+"""At most this many sampled deals per card decision."""
+MIN_WORLDS = 4
+"""At least this many, whatever they cost."""
+NODES = 50_000
+"""Solver nodes per card decision, over all its worlds: worlds are drawn and solved until the
+budget is spent, so an easy endgame gets many worlds and a hard one a few (counted work: the
+same view and seed give the same card)."""
+DD_TRICKS = 5
+"""From this many tricks left (the current one counted) the worlds are solved to the end of
+the deal; before, a world's search would not fit its share of the budget, and a shallow search
+with a static estimate plays worse than the strong level's play-outs to the end of the deal
+(measured, bench.duel)."""
 
 
 class ExpertBot:
-    """IS-DD card play over `worlds` sampled deals, `nodes` solver nodes each; the strong
+    """IS-DD card play over sampled deals, `nodes` solver nodes per decision in all; the strong
     level's search (`strong_budget` simulated actions, default the preset's) for the bidding and
     the cards before the last DD_TRICKS tricks."""
 
@@ -50,10 +55,12 @@ class ExpertBot:
         worlds: int = WORLDS,
         nodes: int = NODES,
         strong_budget: int | None = None,
+        dd_tricks: int = DD_TRICKS,
     ) -> None:
         self._rng = rng
         self._worlds = worlds
-        self._solver = Solver(nodes)
+        self._nodes = nodes
+        self._dd_tricks = dd_tricks
         self._strong = StrongBot(rng, budget=strong_budget)
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
@@ -63,25 +70,28 @@ class ExpertBot:
         cards = sorted({int(a.card) for a in actions if isinstance(a, Play)})
         if len(cards) == 1:
             return play_with_card(cards[0], actions)
-        hand = seat_view.hand
-        assert hand is not None
-        if len(hand) + (1 if seat_view.trick else 0) > DD_TRICKS or not _solvable(seat_view):
+        if tricks_to_play(seat_view) > self._dd_tricks:
             return self._strong.choose(seat_view, actions)
         return play_with_card(self._card(seat_view, actions, cards), actions)
 
     def _card(self, seat_view: SeatView, actions: Sequence[Action], cards: list[int]) -> int:
         """The card with the best mean over the solved worlds; the basic card when no world
-        could be drawn, or to break a tie (it is the safer of equals)."""
+        could be drawn, or to break a tie (it is the safer of equals). Each world may spend
+        what is left of the decision's nodes, but no more than an even share of MIN_WORLDS."""
         sampler = Sampler(seat_view)
         totals = dict.fromkeys(cards, 0.0)
-        solved = 0
+        solved = spent = 0
+        share = max(1, self._nodes // MIN_WORLDS)
         for _ in range(self._worlds):
+            if solved >= MIN_WORLDS and spent >= self._nodes:
+                break
             world = sampler.sample(self._rng)
             if world is None:
                 continue
-            values = self._solver.solve(world).values
+            solution = Solver(min(share, max(1, self._nodes - spent))).solve(world)
+            spent += solution.nodes
             for card in cards:
-                totals[card] += values[card]
+                totals[card] += solution.values[card]
             solved += 1
         default = card_from_view(seat_view, actions)
         if not solved:
@@ -89,8 +99,14 @@ class ExpertBot:
         return max(cards, key=lambda c: (totals[c], c == default))
 
 
-def _solvable(seat_view: SeatView) -> bool:
-    """Whether the solver knows this table: it walks four seats of two partnerships and hands
-    without table stacks; the small tables (BGN, OB) are played as the strong level plays."""
-    ruleset = Ruleset.from_dict(seat_view.rules)
-    return ruleset.seats == 4
+def tricks_to_play(seat_view: SeatView) -> int:
+    """Tricks still to play, the current one counted, from the view of the seat to play: it
+    holds one card for each (in hand, face up or down on its table stacks, in its pair)."""
+    seat = seat_view.seat
+    assert seat is not None and seat_view.hand is not None
+    held = len(seat_view.hand)
+    if seat_view.stacks is not None:
+        held += sum((up is not None) + down for up, down in seat_view.stacks[seat])
+    if seat_view.pairs is not None:
+        held += seat_view.pairs[seat]
+    return held

@@ -6,7 +6,7 @@ Import from here; the submodules are the engine's own business.
 from .actions import Action, Bid, Call, Play, action_from_dict, action_to_dict
 from .cards import CARDS, SUIT_MASK, Card, Suit, iter_bits, mask_of
 from .contracts import TABLES, Contract, Table
-from .deal import DealState, Phase, Trick, apply, legal_actions, new_deal
+from .deal import DealState, Phase, Trick, apply, legal_actions, new_deal, playable
 from .deck import cut_deck, first_dealer_from_draw, full_deck, gathered_deck
 from .errors import (
     BadRecord,
@@ -83,6 +83,7 @@ __all__ = [
     "match_record",
     "new_deal",
     "new_match",
+    "playable",
     "record_deal",
     "replay_deal",
     "replay_match",

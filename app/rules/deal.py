@@ -600,36 +600,40 @@ def legal_mask(state: DealState) -> int:
     if not state.trick:
         state._legal = hand
         return hand
-    table = state.table
-    led = state.trick[0] >> 3
-    follow = hand & SUIT_MASK[led]
-    contract = table.contract
-    best = state.best
-    if contract == Contract.NO_TRUMPS:
-        mask = follow or hand
-    elif contract == Contract.ALL_TRUMPS or led == contract:
-        # BG-10 / BG-8: beat the best card of the suit led if you can, whoever holds it.
-        mask = ((follow & table.beaters[best]) or follow) if follow else hand
-    elif follow:
-        mask = follow
-    elif state.ruleset.partner[state.turn] == (
-        state.leader + state.best_pos
-    ) % state.ruleset.seats or (
-        state.ruleset.house_rules.defenders_partners and _defender_is_master(state)
-    ):
-        mask = hand  # BG-9 / FR-6: the partner is master, anything goes
-    else:
-        trumps = hand & table.trumps
-        if not trumps:
-            mask = hand
-        elif not BIT[best] & table.trumps:
-            mask = trumps
-        else:
-            mask = trumps & table.beaters[best]
-            if not mask:
-                mask = trumps if state.ruleset.house_rules.must_undertrump else hand
+    ruleset = state.ruleset
+    free = ruleset.partner[state.turn] == (state.leader + state.best_pos) % ruleset.seats or (
+        ruleset.house_rules.defenders_partners and _defender_is_master(state)
+    )
+    mask = playable(
+        state.table, hand, state.trick[0] >> 3, state.best, free,
+        ruleset.house_rules.must_undertrump,
+    )  # fmt: skip
     state._legal = mask
     return mask
+
+
+def playable(table: Table, hand: int, led: int, best: int, free: bool, undertrump: bool) -> int:
+    """The cards of `hand` that may follow a trick of suit `led` whose best card so far is `best`
+    (BG-8..BG-11, FR-6), as a bitmask: `free` when the partner is master (BG-9, BG3-9),
+    `undertrump` the house rule `must_undertrump`. A pure function of those facts, so that a
+    search walking bare bitmasks (app.bots.solver) plays by this very rule."""
+    follow = hand & SUIT_MASK[led]
+    contract = table.contract
+    if contract == Contract.NO_TRUMPS:
+        return follow or hand
+    if contract == Contract.ALL_TRUMPS or led == contract:
+        # BG-10 / BG-8: beat the best card of the suit led if you can, whoever holds it.
+        return ((follow & table.beaters[best]) or follow) if follow else hand
+    if follow:
+        return follow
+    if free:
+        return hand  # BG-9 / FR-6: the partner is master, anything goes
+    trumps = hand & table.trumps
+    if not trumps:
+        return hand
+    if not BIT[best] & table.trumps:
+        return trumps
+    return (trumps & table.beaters[best]) or (trumps if undertrump else hand)
 
 
 def _defender_is_master(state: DealState) -> bool:

@@ -1,4 +1,6 @@
-"""The double-dummy solver against brute force: exact values on endgames, the engine's legality.
+"""The double-dummy solver against brute force: exact values on endgames, the engine's legality,
+in every preset (four seats, three seats as contractor against defenders, two seats, Open
+Belot's table stacks).
 
 Brute force here is plain minimax through the engine's own `legal_actions` and `apply`, so it
 shares no code with the solver's bitmask search.
@@ -11,7 +13,7 @@ import random
 import pytest
 
 from app.bots.simulate import policy_action
-from app.bots.solver import LAST_TRICK, Solver
+from app.bots.solver import LAST_TRICK, Solver, tricks_left
 from app.rules import (
     Bid,
     Call,
@@ -28,25 +30,39 @@ from app.rules import (
 
 from .deals import RULESETS, fresh_deal
 
-FOUR_SEATS = {name: rules for name, rules in RULESETS.items() if rules.seats == 4}
-"""The tables the solver knows: four seats of two partnerships (the expert plays the small
-tables as the strong level does)."""
 
-
-def endgame(ruleset: Ruleset, rng: random.Random, cards_left: int, mid_trick: bool) -> DealState:
-    """A random deal played by the basic policy down to `cards_left` cards in the mover's hand
-    (and one or two cards into that trick if `mid_trick`)."""
+def endgame(ruleset: Ruleset, rng: random.Random, tricks: int, mid_trick: bool) -> DealState:
+    """A random deal played by the basic policy down to `tricks` tricks left (and one card or
+    more into that trick if `mid_trick`)."""
     while True:
         state = fresh_deal(ruleset, rng)
         while state.turn is not None and (
-            state.phase is Phase.BIDDING or state.hands[state.turn].bit_count() > cards_left
+            state.phase is Phase.BIDDING or state.trick or tricks_left(state) > tricks
         ):
             state = apply(state, policy_action(state))
         if state.turn is None:
             continue
-        for _ in range(rng.randrange(1, 3) if mid_trick else 0):
+        for _ in range(rng.randrange(1, ruleset.seats) if mid_trick else 0):
             state = apply(state, policy_action(state))
         return state
+
+
+def side(state: DealState, seat: int) -> int:
+    """The side a seat plays for in the search: its team, or at three seats the contractor
+    (0) against the two defenders together (1)."""
+    if state.ruleset.seats == 3:
+        return 0 if seat == state.bidder else 1
+    return state.ruleset.team_of(seat)
+
+
+def gained(state: DealState, child: DealState, team: int) -> int:
+    """The card points `team` took between two states (the last trick's bonus included)."""
+    mine = [s for s in range(state.ruleset.seats) if side(state, s) == team]
+    sides = {state.ruleset.team_of(s) for s in mine}
+    points = sum(child.points[i] - state.points[i] for i in sides)
+    if child.turn is None and side(state, child.tricks[-1].winner) == team:
+        points += LAST_TRICK
+    return points
 
 
 def brute(state: DealState, team: int) -> int:
@@ -57,38 +73,44 @@ def brute(state: DealState, team: int) -> int:
     values = []
     for card in sorted({a.card for a in legal_actions(state) if isinstance(a, Play)}):
         child = apply(state, Play(seat, card))
-        gained = child.points[team] - state.points[team]
-        if child.turn is None and state.ruleset.team_of(child.tricks[-1].winner) == team:
-            gained += LAST_TRICK
-        values.append(gained + brute(child, team))
-    mine = state.ruleset.team_of(seat) == team
-    return max(values) if mine else min(values)
+        values.append(gained(state, child, team) + brute(child, team))
+    return max(values) if side(state, seat) == team else min(values)
 
 
 def brute_per_card(state: DealState) -> dict[int, int]:
     seat = state.turn
     assert seat is not None
-    team = state.ruleset.team_of(seat)
+    team = side(state, seat)
     out = {}
     for card in {a.card for a in legal_actions(state) if isinstance(a, Play)}:
         child = apply(state, Play(seat, card))
-        gained = child.points[team] - state.points[team]
-        if child.turn is None and state.ruleset.team_of(child.tricks[-1].winner) == team:
-            gained += LAST_TRICK
-        out[int(card)] = gained + brute(child, team)
+        out[int(card)] = gained(state, child, team) + brute(child, team)
     return out
 
 
-@pytest.mark.parametrize("preset", sorted(FOUR_SEATS))
+@pytest.mark.parametrize("preset", sorted(RULESETS))
 def test_solver_equals_brute_force_on_random_endgames(preset: str) -> None:
-    """Two- and three-trick endgames, at trick starts and mid-trick, in every house rule set:
-    the solver's value of every legal card is the exhaustive minimax value."""
+    """Endgames at trick starts and mid-trick, in every preset and house rule set (two and
+    three tricks at four and three seats, four and five at two, where Open Belot's face-down
+    cards still turn): the solver's value of every legal card is the exhaustive minimax value."""
+    ruleset = RULESETS[preset]
     rng = random.Random(f"solver-{preset}")
-    for n in range(24):
-        state = endgame(FOUR_SEATS[preset], rng, cards_left=2 + n % 2, mid_trick=n % 3 == 1)
+    small = 2 if ruleset.seats > 2 else 4
+    for n in range(16):
+        state = endgame(ruleset, rng, tricks=small + n % 2, mid_trick=n % 3 == 1)
         solution = Solver(budget=10**6).solve(state)
         assert solution.exact
         assert solution.values == pytest.approx(brute_per_card(state))
+
+
+def test_open_belot_endgames_turn_face_down_cards() -> None:
+    """The Open Belot endgames above do reach face-down cards that turn during the search."""
+    rng = random.Random("solver-open_belot")
+    turning = 0
+    for n in range(16):
+        state = endgame(RULESETS["open_belot"], rng, tricks=4 + n % 2, mid_trick=n % 3 == 1)
+        turning += any(state.holding(s) != state.hands[s] for s in range(2))
+    assert turning > 4
 
 
 def test_solver_knows_a_hand_made_endgame() -> None:
@@ -152,7 +174,7 @@ def test_budget_cuts_the_depth_but_always_answers() -> None:
     """A tiny budget still gives a value for every legal card (the current trick is always
     searched), marked inexact, and the same answer twice (the budget is counted, not timed)."""
     rng = random.Random("budget")
-    state = endgame(Ruleset.bulgarian(), rng, cards_left=7, mid_trick=True)
+    state = endgame(Ruleset.bulgarian(), rng, tricks=7, mid_trick=True)
     legal = {int(a.card) for a in legal_actions(state) if isinstance(a, Play)}
     first = Solver(budget=50).solve(state)
     assert set(first.values) == legal
@@ -160,15 +182,15 @@ def test_budget_cuts_the_depth_but_always_answers() -> None:
     assert Solver(budget=50).solve(state) == first
 
 
-@pytest.mark.parametrize("preset", sorted(FOUR_SEATS))
+@pytest.mark.parametrize("preset", sorted(RULESETS))
 def test_solver_legality_matches_the_engine(preset: str) -> None:
-    """At every position of random deals (BG-8..BG-11, FR-6, must_undertrump on and off), the
-    solver's legal mask is exactly the cards the engine's legal_actions offers."""
+    """At every position of random deals (BG-8..BG-11, FR-6, BGN-4, BG3-9, OB-9, must_undertrump
+    on and off), the solver's legal mask is exactly the cards the engine's legal_actions offers."""
     rng = random.Random(f"legal-{preset}")
     solver = Solver()
     checked = 0
     for _ in range(30):
-        state = fresh_deal(FOUR_SEATS[preset], rng)
+        state = fresh_deal(RULESETS[preset], rng)
         while state.turn is not None:
             if state.phase is Phase.PLAYING:
                 solver.bind(state)
@@ -179,4 +201,4 @@ def test_solver_legality_matches_the_engine(preset: str) -> None:
                 assert mask == engine, state
                 checked += 1
             state = apply(state, policy_action(state))
-    assert checked > 500
+    assert checked > 400
