@@ -25,6 +25,7 @@ from app.rules import Action, Phase, Play, Ruleset, SeatView
 from .announce import play_with_card
 from .base import legal_of
 from .basic import card_from_view
+from .contract_search import ContractSearch
 from .sampler import Sampler
 from .solver import Solver
 from .strong import StrongBot
@@ -55,11 +56,12 @@ class ExpertBot:
         self._worlds = worlds
         self._solver = Solver(nodes)
         self._strong = StrongBot(rng, budget=strong_budget)
+        self._bidding = ContractSearch(rng, budget=strong_budget)
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
         actions = legal_of(seat_view, legal)
         if seat_view.phase is Phase.BIDDING:
-            return self._strong.choose(seat_view, actions)
+            return self._bidding.choose(seat_view, actions)
         cards = sorted({int(a.card) for a in actions if isinstance(a, Play)})
         if len(cards) == 1:
             return play_with_card(cards[0], actions)
