@@ -124,17 +124,28 @@ class Evidence:
             later[i] = running[plays[i].seat]
         self._later = later
         self._played = knowledge.played
+        self.weighed = sorted({c.seat for c in self.calls} | {p.seat for p in self.plays})
+        """The seats some factor is about (never the own seat)."""
 
     def weight(self, hands: list[int]) -> float:
         """The product of every factor, for a world whose seats hold `hands` now (a seat's
         playable cards: hand and face-up table cards; the own seat's entry is not read)."""
         w = 1.0
+        for seat in self.weighed:
+            w *= self.seat_weight(seat, hands[seat])
+        return w
+
+    def seat_weight(self, seat: int, hand: int) -> float:
+        """The product of the factors about one seat, holding `hand` now: a world's weight is
+        the product over the seats, so a move of cards between two seats re-weighs two."""
+        w = 1.0
+        whole = hand | self._played[seat]
         for c in self.calls:
-            hand = hands[c.seat] | self._played[c.seat]
-            bar = self.bar if self.bidding else self.bar * hand.bit_count() / self.bid_cards
-            w *= call_likelihood(hand, c, self.turned, bar)
+            if c.seat == seat:
+                bar = self.bar if self.bidding else self.bar * whole.bit_count() / self.bid_cards
+                w *= call_likelihood(whole, c, self.turned, bar)
         for p in self.plays:
-            if p.holds(hands[p.seat] | self._later[p.index]):
+            if p.seat == seat and p.holds(hand | self._later[p.index]):
                 w *= p.unlikely
         return w
 

@@ -132,7 +132,7 @@ class Sampler:
         bar = BID_AT if ruleset.is_french else bid_at(bar_cards(ruleset), ruleset)
         self.evidence = Evidence(seat_view, ruleset, self.knowledge, bar) if soft else None
         self._chain: _Hidden | None = None
-        self._weight = 1.0
+        self._factors: list[float] = []
         self._trick_of = [i // seats for i in range(len(know.plays))]
 
     def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
@@ -167,23 +167,26 @@ class Sampler:
 
     def _walk(self, rng: random.Random) -> _Hidden | None:
         """The chain's next state, MOVES swaps on from the last one, or BURN_IN swaps on from
-        a fresh draw (which is uniform, not weighted)."""
+        a fresh draw (which is uniform, not weighted). A swap re-weighs the two places it
+        changes only (`Evidence.seat_weight`)."""
+        evidence = self.evidence
+        assert evidence is not None
         moves = MOVES
         if self._chain is None:
             self._chain = self._deal_hidden(rng)
             if self._chain is None:
                 return None
-            self._weight = self.weight(self._chain[0])
+            self._factors = [self._place_weight(p, m) for p, m in enumerate(self._chain[0])]
             moves = BURN_IN
         places, declared, free = self._chain
         places = list(places)
+        factors = self._factors
         forbidden = self.knowledge.forbidden
         seats = self.seats
         cards = list(bits(free))
         if len(cards) < 2:
             return places, declared, free
         where = {c: next(p for p, m in enumerate(places) if m >> c & 1) for c in cards}
-        weight = self._weight
         for _ in range(moves):
             a, b = rng.sample(cards, 2)
             pa, pb = where[a], where[b]
@@ -192,18 +195,23 @@ class Sampler:
             if pa < seats and forbidden[pa] >> b & 1:
                 continue
             swap = 1 << a | 1 << b
-            places[pa] ^= swap
-            places[pb] ^= swap
-            new = self.weight(places)
-            if new >= weight or rng.random() * weight < new:
-                weight = new
-                where[a], where[b] = pb, pa
-            else:
+            old = factors[pa] * factors[pb]
+            fa = self._place_weight(pa, places[pa] ^ swap)
+            fb = self._place_weight(pb, places[pb] ^ swap)
+            if fa * fb >= old or rng.random() * old < fa * fb:
                 places[pa] ^= swap
                 places[pb] ^= swap
+                factors[pa], factors[pb] = fa, fb
+                where[a], where[b] = pb, pa
         self._chain = (places, declared, free)
-        self._weight = weight
         return self._chain
+
+    def _place_weight(self, place: int, cards: int) -> float:
+        """The factors about the seat whose hand `place` is (1 for the other places)."""
+        assert self.evidence is not None
+        if place >= self.seats or place == self.seat:
+            return 1.0
+        return self.evidence.seat_weight(place, cards | self._up[place])
 
     def _deal_hidden(self, rng: random.Random) -> _Hidden | None:
         """Share the unseen cards out: known holdings, then a combination for each hidden
@@ -267,13 +275,6 @@ class Sampler:
                     need[p] -= 1
                     break
         return places, declared, pool
-
-    def weight(self, places: list[int]) -> float:
-        """How well a drawn deal's hands (as `_deal_hidden` places them) explain the other
-        players' choices; 1 without soft inference."""
-        if self.evidence is None:
-            return 1.0
-        return self.evidence.weight([places[s] | self._up[s] for s in range(self.seats)])
 
     def _as_dealt(self, places: list[int], shown: list[int], rng: random.Random) -> _Deal | None:
         """Where each card was dealt: hand cards (now held or played from the hand), pairs and
