@@ -21,7 +21,9 @@ replay through the engine still rejects every world that contradicts a hard fact
 - a declaration not made (BG-16, FR-8, TWO-1) by a player who held one, or a belote not
   announced (BG-19, FR-7) with the queen and king of trumps in hand, is unlikely.
 
-A player's hand at a past moment is the world's hand now plus the cards that player played since.
+A player's hand at a past moment is the world's hand now plus the cards that player played since
+(not so in Open Belot, where table cards turn up during the play, OB-10: there only the calls
+are weighed).
 The calls were made on the cards seen in the bidding; once the rest is dealt the world has only
 the whole hand, so the bar is scaled to its size (`bidding.bid_at` is linear in the cards).
 """
@@ -229,8 +231,8 @@ def calls_seen(seat_view: SeatView, ruleset: Ruleset) -> list[CallSeen]:
 
 def plays_seen(seat_view: SeatView, ruleset: Ruleset, knowledge: Knowledge) -> list[PlaySeen]:
     """The leads, discards, silent declarations and silent belotes of the other seats."""
-    if seat_view.contract is None:
-        return []
+    if seat_view.contract is None or ruleset.stacks:
+        return []  # OB: a hand then is not the hand now plus later plays (OB-10), so no play
     contract = contract_index(seat_view.contract)
     table = TABLES[contract]
     me = seat_view.seat
@@ -250,8 +252,6 @@ def plays_seen(seat_view: SeatView, ruleset: Ruleset, knowledge: Knowledge) -> l
                 if (p.leader + pos) % seats != partner[p.seat]:
                     out += _discard(i, p.seat, card, table, gone | 1 << card, p.prefix[0] >> 3)
         gone |= 1 << card
-    if ruleset.stacks:
-        return out  # OB: the hand at a past moment is not the hand plus later plays (OB-10)
     out += _silences(seat_view, ruleset, knowledge, contract)
     return out
 

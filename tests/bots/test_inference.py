@@ -92,6 +92,22 @@ def test_the_bidder_holds_the_missing_trump_jack_far_more_often_than_uniform_bg5
     assert soft > 2 * uniform and soft > 0.35
 
 
+def test_a_french_take_puts_the_trump_jack_with_the_taker_fr3() -> None:
+    """FR-3: seat 1 takes the turned seven of hearts; the jack, not in seat 0's hand,
+    is with the taker far more often than with either other seat."""
+    french = Ruleset.french()
+    mine = cards("7C 8C 9C QC KC")
+    turned = Card.parse("7H")
+    rest = [c for c in full_deck(french) if c not in mine and c != turned]
+    deck = mine[:3] + rest[:9] + mine[3:] + rest[9:15] + [turned] + rest[15:]
+    state = new_deal(french, 3, deck)  # FR-2: 3 each from seat 0, then 2 each, then the turn
+    state = play(state, bids((0, Call.PASS), (1, Call.TAKE)))
+    seat_view = view(state, 0)
+    soft = [frequency(seat_view, True, holds(s, "JH")) for s in (1, 2, 3)]
+    uniform = frequency(seat_view, False, holds(1, "JH"))
+    assert soft[0] > 2 * uniform and soft[0] > 2 * max(soft[1:])
+
+
 def test_a_contra_puts_the_trumps_with_the_doubler_bg5() -> None:
     """BG-5: seat 2 says contra on seat 1's spades, seat 3 passes: the jack of spades, not in
     seat 0's hand, is with the doubler far more often than with seat 3 (uniformly as often)."""
