@@ -6,10 +6,10 @@ budget per world), and plays the card with the best average card points over the
 world gives a value to every legal card, so the cards are compared on the same deals. Earlier in
 the deal it plays as the strong level does.
 
-The bidding, contra and re-contra included, is the strong level's search: each candidate bid is
-valued over sampled deals played out by the basic rules, and a bid overrules the basic choice
-only when it is better by a margin (strong.SWITCH_Z standard errors). Solving every world of
-every bid double-dummy is too slow for a decision within the time budget in pure Python.
+The bidding, contra and re-contra included, is the contract search (`contract_search.py`):
+every legal call valued over sampled deals, each ending of the bidding played out once by the
+basic rules. Solving every world of every bid double-dummy is too slow for a decision within the
+time budget in pure Python (bench/contract_signal.py).
 
 The effort is counted (worlds, solver nodes), never timed, so a seed and a view always give the
 same choice.
@@ -42,8 +42,8 @@ plays worse than the strong level's play-outs to the end of the deal (measured, 
 
 class ExpertBot:
     """IS-DD card play over `worlds` sampled deals, `nodes` solver nodes each; the strong
-    level's search (`strong_budget` simulated actions, default the preset's) for the bidding and
-    the cards before the last DD_TRICKS tricks."""
+    level's search for the cards before the last DD_TRICKS tricks and the contract search for
+    the calls (`strong_budget` simulated actions each, default the preset's)."""
 
     def __init__(
         self,
