@@ -17,6 +17,7 @@ rest of the deck (the packets still to deal during the bidding, the six out-of-p
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -133,6 +134,7 @@ class Sampler:
         self.evidence = Evidence(seat_view, ruleset, self.knowledge, bar) if soft else None
         self._chain: _Hidden | None = None
         self._factors: list[float] = []
+        self._hidden_declarations = any(d.cards is None for d in seat_view.declarations)
         self._trick_of = [i // seats for i in range(len(know.plays))]
 
     def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
@@ -178,6 +180,8 @@ class Sampler:
                 return None
             self._factors = [self._place_weight(p, m) for p, m in enumerate(self._chain[0])]
             moves = BURN_IN
+        elif self._hidden_declarations:
+            self._jump(rng)
         places, declared, free = self._chain
         places = list(places)
         factors = self._factors
@@ -205,6 +209,18 @@ class Sampler:
                 where[a], where[b] = pb, pa
         self._chain = (places, declared, free)
         return self._chain
+
+    def _jump(self, rng: random.Random) -> None:
+        """An independence move: a fresh draw replaces the chain's state with probability
+        min(1, its weight / the state's). Swaps never move the cards of a hidden declaration,
+        so without it every deal of a chain would place those the same way."""
+        fresh = self._deal_hidden(rng)
+        if fresh is None:
+            return
+        factors = [self._place_weight(p, m) for p, m in enumerate(fresh[0])]
+        new, old = math.prod(factors), math.prod(self._factors)
+        if new >= old or rng.random() * old < new:
+            self._chain, self._factors = fresh, factors
 
     def _place_weight(self, place: int, cards: int) -> float:
         """The factors about the seat whose hand `place` is (1 for the other places)."""

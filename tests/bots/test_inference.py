@@ -26,6 +26,7 @@ from app.rules import (
     SeatView,
     apply,
     full_deck,
+    legal_actions,
     mask_of,
     new_deal,
     view,
@@ -168,6 +169,28 @@ def test_no_declaration_says_the_first_card_went_without_one_bg16() -> None:
 
     rate = [frequency(seat_view, soft, seat_1_could_declare) for soft in (False, True)]
     assert rate[0] > 0.2 and rate[1] < rate[0] / 2
+
+
+def test_a_hidden_declaration_is_placed_anew_across_the_deals_bg16() -> None:
+    """BG-16: seat 1 declares a tierce with its lead, announcing only the kind; seat 0 sees
+    no cards of it. The soft sampler's chain keeps the declared cards in place between swaps,
+    so its fresh-draw moves must still place the tierce in many ways."""
+    state = _hearts_by_seat_1("7C 8C 9C QC KC 7D 8D 9D", "JH 9H AH 7S 8S 9S QD AD")
+    lead = next(
+        a
+        for a in legal_actions(state)
+        if isinstance(a, Play) and a.card == Card.parse("JH") and a.declare
+    )
+    seat_view = view(play(state, [lead]), 0)
+    assert seat_view.declarations and seat_view.declarations[0].cards is None
+    rng = random.Random(4)
+    sampler = Sampler(seat_view)
+    placed = set()
+    for _ in range(60):
+        world = sampler.sample(rng)
+        assert world is not None
+        placed |= {a.declaration.cards for a in world.declared}
+    assert len(placed) >= 4
 
 
 def test_a_discard_of_points_says_no_cheaper_card_was_at_hand_bg11() -> None:
