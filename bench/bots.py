@@ -11,10 +11,17 @@ that side and level B every other seat, so the luck of the cards cancels out: tw
   with `fair_share` the rate of an equal level (1/2, or 1/3 in `bulgarian3`);
 - each level's decision time, p50/p95 over all its decisions and over those with a real
   choice (more than one legal action), and for the latter the CPU time of the deciding process
-  (`choice_cpu_time`): what a decision costs on a free core, however busy the machine is.
+  (`choice_cpu_time`): what a decision costs on a free core, however busy the machine is; the
+  same for the calls with a choice alone (`bid_choice_cpu_time`);
+
+- with `--play LEVEL`, every seat plays its cards as that level and the two levels differ in
+  their bidding only (contra and re-contra included): `--a expert --b strong --play basic`
+  compares the expert's bidding by search with the strong level's, at a fraction of the cost
+  of whole expert-against-strong matches.
 
     python -m bench.bots --preset bulgarian --deals 200 --a strong --b basic --json
     python -m bench.bots --preset open_belot --house open_reveal=at_once --deals 100
+    python -m bench.bots --preset french --deals 100 --a expert --b strong --play basic --json
 """
 
 from __future__ import annotations
@@ -32,8 +39,10 @@ from typing import Any
 from app.bots import LEVELS, Bot, make_bot
 from app.rules import (
     PRESETS,
+    Action,
     Card,
     DealState,
+    Phase,
     Ruleset,
     apply,
     full_deck,
@@ -41,7 +50,20 @@ from app.rules import (
     new_match,
     record_deal,
 )
+from app.rules import SeatView as View
 from app.rules import view as seat_view
+
+
+@dataclass
+class Bidder:
+    """A bot that bids as one level and plays its cards as another (`--play`)."""
+
+    bidding: Bot
+    play: Bot
+
+    def choose(self, v: View, legal: Any = None) -> Action:
+        bot = self.bidding if v.phase is Phase.BIDDING else self.play
+        return bot.choose(v, legal)
 
 
 @dataclass
@@ -54,6 +76,7 @@ class PairResult:
     times: dict[str, list[float]] = field(default_factory=dict)
     choice_times: dict[str, list[float]] = field(default_factory=dict)
     choice_cpu: dict[str, list[float]] = field(default_factory=dict)
+    bid_cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _deck(ruleset: Ruleset, seed: int, pair: int, number: int) -> list[Card]:
@@ -74,6 +97,8 @@ def _play(state: DealState, bots: list[Bot], levels: list[str], out: PairResult)
         if len(v.legal) > 1:
             out.choice_times.setdefault(levels[seat], []).append(elapsed)
             out.choice_cpu.setdefault(levels[seat], []).append(cpu)
+            if v.phase is Phase.BIDDING:
+                out.bid_cpu.setdefault(levels[seat], []).append(cpu)
         state = apply(state, action)
     return state
 
@@ -93,13 +118,13 @@ def _margin(state: DealState, side: int) -> float:
     return _own_points(state, side) - sum(others) / len(others)
 
 
-Task = tuple[dict[str, Any], str, str, int | None, int, int]
+Task = tuple[dict[str, Any], str, str, int | None, int, int, str | None]
 
 
 def play_pair(args: Task) -> PairResult:
     """Every seating of one match (level A on each side in turn); deals continue until all the
     matches are over."""
-    rules, level_a, level_b, target, seed, pair = args
+    rules, level_a, level_b, target, seed, pair, play_level = args
     ruleset = Ruleset.from_dict(rules)
     seats = ruleset.seats
     first_dealer = random.Random(f"{seed}/{pair}").randrange(seats)
@@ -107,7 +132,7 @@ def play_pair(args: Task) -> PairResult:
     seatings = []
     for a_team in range(len(ruleset.sides)):
         levels = [level_a if ruleset.team_of(s) == a_team else level_b for s in range(seats)]
-        bots = [make_bot(lv, random.Random(f"{seed}/{pair}/{s}")) for s, lv in enumerate(levels)]
+        bots = [_bot(lv, play_level, f"{seed}/{pair}/{s}") for s, lv in enumerate(levels)]
         seatings.append((a_team, levels, bots, new_match(ruleset, first_dealer, target)))
     number = 0
     while not all(m.finished for *_, m in seatings):
@@ -129,6 +154,14 @@ def play_pair(args: Task) -> PairResult:
         out.diffs.append(diff / len(seatings))
         number += 1
     return out
+
+
+def _bot(level: str, play_level: str | None, seed: str) -> Bot:
+    """A bot of `level`, or one that only bids as `level` and plays as `play_level`."""
+    bot = make_bot(level, random.Random(seed))
+    if play_level is None:
+        return bot
+    return Bidder(bot, make_bot(play_level, random.Random(f"{seed}/play")))
 
 
 def _wilson(successes: int, trials: int, z: float = 1.96) -> list[float]:
@@ -158,11 +191,14 @@ def run(
     target: int | None,
     seed: int,
     workers: int,
+    play_level: str | None = None,
 ) -> dict[str, Any]:
     start = time.perf_counter()
     ruleset = Ruleset.from_dict(rules)
     total = PairResult()
-    tasks: list[Task] = [(rules, level_a, level_b, target, seed, pair) for pair in range(deals)]
+    tasks: list[Task] = [
+        (rules, level_a, level_b, target, seed, pair, play_level) for pair in range(deals)
+    ]
     with multiprocessing.Pool(workers) as pool:
         for result in pool.imap(play_pair, tasks):
             total.diffs += result.diffs
@@ -174,6 +210,8 @@ def run(
                 total.choice_times.setdefault(level, []).extend(times)
             for level, times in result.choice_cpu.items():
                 total.choice_cpu.setdefault(level, []).extend(times)
+            for level, times in result.bid_cpu.items():
+                total.bid_cpu.setdefault(level, []).extend(times)
             if len(total.diffs) >= deals:
                 pool.terminate()
                 break
@@ -186,6 +224,7 @@ def run(
         "house_rules": ruleset.to_dict()["house_rules"],
         "a": level_a,
         "b": level_b,
+        "play": play_level or "as bid",
         "target": target if target is not None else ruleset.default_target,
         "deals": n,
         "mean_diff": round(mean, 3),
@@ -197,6 +236,7 @@ def run(
         "decision_time": {lv: _percentiles(t) for lv, t in sorted(total.times.items())},
         "choice_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_times.items())},
         "choice_cpu_time": {lv: _percentiles(t) for lv, t in sorted(total.choice_cpu.items())},
+        "bid_choice_cpu_time": {lv: _percentiles(t) for lv, t in sorted(total.bid_cpu.items())},
         "workers": workers,
         "seconds": round(time.perf_counter() - start, 1),
     }
@@ -217,13 +257,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=200, help="deal groups, at least")
     parser.add_argument("--a", choices=LEVELS, default="strong")
     parser.add_argument("--b", choices=LEVELS, default="basic")
+    parser.add_argument(
+        "--play", choices=LEVELS, default=None, help="every seat plays its cards as this level"
+    )
     parser.add_argument("--target", type=int, default=None, help="match target (preset's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes (timings are per core)")
     parser.add_argument("--json", action="store_true", help="print JSON only")
     args = parser.parse_args(argv)
     rules = {"preset": args.preset, "house_rules": dict(_house_rule(h) for h in args.house)}
-    report = run(rules, args.deals, args.a, args.b, args.target, args.seed, args.workers)
+    report = run(rules, args.deals, args.a, args.b, args.target, args.seed, args.workers, args.play)
     if args.json:
         print(json.dumps(report))
         return

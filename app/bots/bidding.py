@@ -3,8 +3,9 @@ carry, double what the other team cannot make.
 
 Values are rough counts of the tricks and points a hand brings (a jack of trumps is a sure
 trick, a lone ten is not), judged on the five cards seen during the bidding. The thresholds are
-judgement calls, not fitted; the strong bot re-checks every bid by simulation, and the sampler
-reuses them to judge whether a sampled hand explains another seat's calls.
+judgement calls, not fitted; the strong bot re-checks every bid by simulation, and the soft
+inference (`inference.py`) reuses them to judge how likely a sampled hand made another seat's
+calls.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ _TRUMP_VALUE = (0.5, 0.5, 4.0, 2.0, 5.0, 1.0, 1.0, 2.5)  # by rank: 7 8 9 T J Q 
 BID_AT = 9.0
 """A contract is bid when the value of five cards of the 32-card deck reaches this; the same
 scale for every contract."""
+FRENCH_NAME_MARGIN = 0.5
+"""In the French second round (FR-3) a suit is named only with a little more than BID_AT."""
+CONTRA_MARGIN, RECONTRA_MARGIN, SURCONTRA_MARGIN = 1.0, 3.0, 4.0
+"""Above the bar, what a hand needs to say contra, re-contra and sur-contra (BG-5, SUR-2)."""
 
 
 def bid_at(cards: int, ruleset: Ruleset) -> float:
@@ -134,7 +139,7 @@ def _french_call(hand: int, turned: Card | None, calls: dict[Call, Bid]) -> Call
         return Call.TAKE if suit_value(with_turned, int(turned) >> 3) >= BID_AT else Call.PASS
     named = [c for c in SUIT_CALLS if c in calls]
     best = max(named, key=lambda c: contract_value(hand, c))
-    return best if contract_value(hand, best) >= BID_AT + 0.5 else Call.PASS
+    return best if contract_value(hand, best) >= BID_AT + FRENCH_NAME_MARGIN else Call.PASS
 
 
 def _bulgarian_call(
@@ -159,11 +164,11 @@ def _bulgarian_call(
         if contract_value(hand, best) >= bar + margin:
             return best
     if current is not None:
-        if Call.CONTRA in calls and defence_value(hand, current) >= bar + 1.0:
+        if Call.CONTRA in calls and defence_value(hand, current) >= bar + CONTRA_MARGIN:
             return Call.CONTRA
-        if Call.RECONTRA in calls and contract_value(hand, current) >= bar + 3.0:
+        if Call.RECONTRA in calls and contract_value(hand, current) >= bar + RECONTRA_MARGIN:
             return Call.RECONTRA
-        if Call.SURCONTRA in calls and defence_value(hand, current) >= bar + 4.0:
+        if Call.SURCONTRA in calls and defence_value(hand, current) >= bar + SURCONTRA_MARGIN:
             return Call.SURCONTRA
     if Call.PASS in calls:
         return Call.PASS
@@ -172,28 +177,3 @@ def _bulgarian_call(
 
 def _current_contract(seat_view: SeatView) -> Call | None:
     return None if seat_view.contract is None else Call(seat_view.contract)
-
-
-EVIDENCE_SLACK = 3.0
-"""How far from the basic bot's thresholds another player's hand may be and still explain their
-call: bids are evidence about a hand, not proof."""
-
-
-def call_is_plausible(
-    hand: int, call: Call, open_calls: Sequence[Call], turned: Card | None, bar: float
-) -> bool:
-    """Could a sensible player have made `call` with `hand`, when `open_calls` were the contracts
-    they could still have bid, and `bar` (`bid_at`) the value a bid needed on the cards they
-    saw then? A bid needs a hand near the bar, a pass one well below it."""
-    if call == Call.PASS:
-        return all(_value(hand, c, turned) < bar + EVIDENCE_SLACK for c in open_calls)
-    if call in (Call.CONTRA, Call.RECONTRA, Call.SURCONTRA):
-        return True
-    return _value(hand, call, turned) >= bar - EVIDENCE_SLACK
-
-
-def _value(hand: int, call: Call, turned: Card | None) -> float:
-    if call == Call.TAKE:
-        assert turned is not None
-        return suit_value(hand | 1 << int(turned), int(turned) >> 3)
-    return contract_value(hand, call)

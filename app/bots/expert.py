@@ -6,10 +6,10 @@ budget per world), and plays the card with the best average card points over the
 world gives a value to every legal card, so the cards are compared on the same deals. Earlier in
 the deal it plays as the strong level does.
 
-The bidding, contra and re-contra included, is the strong level's search: each candidate bid is
-valued over sampled deals played out by the basic rules, and a bid overrules the basic choice
-only when it is better by a margin (strong.SWITCH_Z standard errors). Solving every world of
-every bid double-dummy is too slow for a decision within the time budget in pure Python.
+The bidding, contra and re-contra included, is the contract search (`contract_search.py`):
+every legal call valued over sampled deals, each ending of the bidding played out once by the
+basic rules. Solving every world of every bid double-dummy is too slow for a decision within the
+time budget in pure Python (bench/contract_signal.py).
 
 The effort is counted (worlds, solver nodes), never timed, so a seed and a view always give the
 same choice.
@@ -25,6 +25,7 @@ from app.rules import Action, Phase, Play, SeatView
 from .announce import play_with_card
 from .base import legal_of
 from .basic import card_from_view
+from .contract_search import ContractSearch
 from .sampler import Sampler
 from .solver import Solver
 from .strong import StrongBot
@@ -46,8 +47,8 @@ with a static estimate plays worse than the strong level's play-outs to the end 
 
 class ExpertBot:
     """IS-DD card play over sampled deals, `nodes` solver nodes per decision in all; the strong
-    level's search (`strong_budget` simulated actions, default the preset's) for the bidding and
-    the cards before the last DD_TRICKS tricks."""
+    level's search for the cards before the last DD_TRICKS tricks and the contract search for
+    the calls (`strong_budget` simulated actions each, default the preset's)."""
 
     def __init__(
         self,
@@ -62,11 +63,12 @@ class ExpertBot:
         self._nodes = nodes
         self._dd_tricks = dd_tricks
         self._strong = StrongBot(rng, budget=strong_budget)
+        self._bidding = ContractSearch(rng, budget=strong_budget)
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
         actions = legal_of(seat_view, legal)
         if seat_view.phase is Phase.BIDDING:
-            return self._strong.choose(seat_view, actions)
+            return self._bidding.choose(seat_view, actions)
         cards = sorted({int(a.card) for a in actions if isinstance(a, Play)})
         if len(cards) == 1:
             return play_with_card(cards[0], actions)

@@ -17,12 +17,12 @@ rest of the deck (the packets still to deal during the bidding, the six out-of-p
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
 from app.rules import (
     Action,
-    Call,
     Card,
     Contract,
     DealState,
@@ -35,8 +35,9 @@ from app.rules import (
     view,
 )
 
-from .bidding import BID_AT, CONTRACT_CALLS, SUIT_CALLS, bid_at, call_is_plausible
+from .bidding import BID_AT, bid_at
 from .cards import CARD, RK, RQ, bits, deck_mask, mask_of, ruleset_of, table_up
+from .inference import Evidence, bar_cards
 from .knowledge import Knowledge, deduce
 
 _HAND = 0
@@ -61,6 +62,15 @@ def _combinations(kind: str) -> list[int]:
 _COMBINATIONS = {kind: _combinations(kind) for kind in (*_RUN_LENGTH, "carre")}
 
 
+MOVES = 16
+"""Swaps the soft sampler's chain tries between two deals it returns (`Sampler.sample`)."""
+BURN_IN = 40
+"""Swaps from a chain's first (uniform) draw to its first deal returned."""
+
+_Hidden = tuple[list[int], list[tuple[Card, ...]], int]
+"""The hidden cards shared out: per place, the declarations' cards, the cards free to move."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Deal:
     """Where every card of a sampled deal was dealt, per seat, and the cards never dealt yet."""
@@ -74,9 +84,13 @@ class _Deal:
 
 
 class Sampler:
-    """Draws full deals consistent with one seat's view. Build once per decision, sample often."""
+    """Draws full deals consistent with one seat's view. Build once per decision, sample often.
 
-    def __init__(self, seat_view: SeatView) -> None:
+    With `soft` (the default) the deals come weighted by how well their hands explain what the
+    other players chose to do (`inference.Evidence`); without it, uniformly among the deals
+    the hard facts allow."""
+
+    def __init__(self, seat_view: SeatView, soft: bool = True) -> None:
         if seat_view.seat is None or seat_view.hand is None:
             raise ValueError("a sampler needs a seat's view, not a spectator's")
         self.view = seat_view
@@ -114,66 +128,112 @@ class Sampler:
             need[2 * seats + s] = sum(down for _up, down in stacks)
         need[-1] = self._pool.bit_count() - sum(need)
         self._need = need
-        self._evidence = self._bidding_evidence()
-        # The bar of a bid on the cards seen in the bidding: the first packets, and Open
-        # Belot's face-up table cards (OB-8); the French bar is BID_AT, as the basic bot bids.
-        seen_in_bidding = sum(size for size, slot in ruleset.before if slot == _HAND)
-        seen_in_bidding += ruleset.stacks
-        self._bar = BID_AT if ruleset.is_french else bid_at(seen_in_bidding, ruleset)
+        # The bar of a bid on the cards seen in the bidding (OB-8: with the face-up table
+        # cards); the French bar is BID_AT, as the basic bot bids.
+        bar = BID_AT if ruleset.is_french else bid_at(bar_cards(ruleset), ruleset)
+        self.evidence = Evidence(seat_view, ruleset, self.knowledge, bar) if soft else None
+        self._chain: _Hidden | None = None
+        self._factors: list[float] = []
+        self._hidden_declarations = any(d.cards is None for d in seat_view.declarations)
         self._trick_of = [i // seats for i in range(len(know.plays))]
 
-    def _bidding_evidence(self) -> list[tuple[int, Call, tuple[Call, ...]]]:
-        """The other seats' calls worth checking a sample against, with the contracts each
-        could still bid. Passes count only while hands are the cards they bid on, and only a
-        seat's last one (the most telling); a pass on a partner's contract says nothing."""
-        evidence = []
-        last_pass: dict[int, tuple[int, Call, tuple[Call, ...]]] = {}
-        current = -1
-        bidder: int | None = None
-        turned = self.view.turned
-        team_of = self.ruleset.team_of
-        second_round = tuple(
-            c for c in SUIT_CALLS if turned is None or c != SUIT_CALLS[turned >> 3]
-        )
-        for number, bid in enumerate(self.view.bids):
-            open_calls: tuple[Call, ...]
-            if self.ruleset.is_french:
-                open_calls = (Call.TAKE,) if number < self.seats else second_round  # FR-3
-            else:
-                open_calls = CONTRACT_CALLS[current + 1 :]
-            if bid.seat != self.seat:
-                if bid.call != Call.PASS:
-                    evidence.append((bid.seat, bid.call, open_calls))
-                elif self.bidding and (bidder is None or team_of(bidder) != team_of(bid.seat)):
-                    last_pass[bid.seat] = (bid.seat, bid.call, open_calls)
-            if bid.call in CONTRACT_CALLS:
-                current, bidder = CONTRACT_CALLS.index(bid.call), bid.seat
-        return evidence + list(last_pass.values())
-
     def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
-        """A full deal consistent with the view, or None if none was found in `tries` draws."""
+        """A full deal consistent with the view, or None if none was found in `tries` draws.
+
+        Without soft inference each draw is independent. With it, the hidden cards move by a
+        Metropolis chain kept from one call to the next: MOVES times per sample, two free cards
+        of different places (each allowed in the other's place) are swapped, and the swap is
+        kept with probability min(1, new weight / old weight). Its deals come in proportion to
+        uniform × weight however unlikely the evidence makes a typical deal, where rejecting
+        independent draws would cost hundreds of draws per deal. A chain whose deal the replay
+        refuses starts afresh; the second half of the tries draw independently, as without
+        soft inference, so that a view whose deals are hard to lay out still gets one."""
         for attempt in range(tries):
-            dealt = self._deal_hidden(rng)
+            walk = self.evidence is not None and attempt < tries // 2
+            dealt = self._walk(rng) if walk else self._deal_hidden(rng)
             if dealt is None:
                 continue
-            places, declared = dealt
-            if attempt < tries // 2 and not self._fits_bidding(places):
-                continue
+            places, declared, _free = dealt
             shown = [0] * self.seats  # declared cards were playable then (OB-13)
             for d, cards in zip(self.view.declarations, declared, strict=True):
                 shown[d.seat] |= mask_of(cards)
             deal = self._as_dealt(places, shown, rng)
             if deal is None:
+                self._chain = None
                 continue
             state = self._replay(self._deck(deal, rng), declared, rng)
             if state is not None:
                 return state
+            self._chain = None
         return None
 
-    def _deal_hidden(self, rng: random.Random) -> tuple[list[int], list[tuple[Card, ...]]] | None:
+    def _walk(self, rng: random.Random) -> _Hidden | None:
+        """The chain's next state, MOVES swaps on from the last one, or BURN_IN swaps on from
+        a fresh draw (which is uniform, not weighted). A swap re-weighs the two places it
+        changes only (`Evidence.seat_weight`)."""
+        evidence = self.evidence
+        assert evidence is not None
+        moves = MOVES
+        if self._chain is None:
+            self._chain = self._deal_hidden(rng)
+            if self._chain is None:
+                return None
+            self._factors = [self._place_weight(p, m) for p, m in enumerate(self._chain[0])]
+            moves = BURN_IN
+        elif self._hidden_declarations:
+            self._jump(rng)
+        places, declared, free = self._chain
+        places = list(places)
+        factors = self._factors
+        forbidden = self.knowledge.forbidden
+        seats = self.seats
+        cards = list(bits(free))
+        if len(cards) < 2:
+            return places, declared, free
+        where = {c: next(p for p, m in enumerate(places) if m >> c & 1) for c in cards}
+        for _ in range(moves):
+            a, b = rng.sample(cards, 2)
+            pa, pb = where[a], where[b]
+            if pa == pb or (pb < seats and forbidden[pb] >> a & 1):
+                continue
+            if pa < seats and forbidden[pa] >> b & 1:
+                continue
+            swap = 1 << a | 1 << b
+            old = factors[pa] * factors[pb]
+            fa = self._place_weight(pa, places[pa] ^ swap)
+            fb = self._place_weight(pb, places[pb] ^ swap)
+            if fa * fb >= old or rng.random() * old < fa * fb:
+                places[pa] ^= swap
+                places[pb] ^= swap
+                factors[pa], factors[pb] = fa, fb
+                where[a], where[b] = pb, pa
+        self._chain = (places, declared, free)
+        return self._chain
+
+    def _jump(self, rng: random.Random) -> None:
+        """An independence move: a fresh draw replaces the chain's state with probability
+        min(1, its weight / the state's). Swaps never move the cards of a hidden declaration,
+        so without it every deal of a chain would place those the same way."""
+        fresh = self._deal_hidden(rng)
+        if fresh is None:
+            return
+        factors = [self._place_weight(p, m) for p, m in enumerate(fresh[0])]
+        new, old = math.prod(factors), math.prod(self._factors)
+        if new >= old or rng.random() * old < new:
+            self._chain, self._factors = fresh, factors
+
+    def _place_weight(self, place: int, cards: int) -> float:
+        """The factors about the seat whose hand `place` is (1 for the other places)."""
+        assert self.evidence is not None
+        if place >= self.seats or place == self.seat:
+            return 1.0
+        return self.evidence.seat_weight(place, cards | self._up[place])
+
+    def _deal_hidden(self, rng: random.Random) -> _Hidden | None:
         """Share the unseen cards out: known holdings, then a combination for each hidden
         declaration, then the rest. Returns the cards of each place (hands, pairs, face-down
-        cards, rest; as in `_need`) and the cards of every declaration in the view's order."""
+        cards, rest; as in `_need`), the cards of every declaration in the view's order, and
+        the cards shared out last (neither known nor declared: free to move between places)."""
         know = self.knowledge
         seats = self.seats
         places = [0] * len(self._need)
@@ -230,17 +290,7 @@ class Sampler:
                     places[p] |= 1 << card
                     need[p] -= 1
                     break
-        return places, declared
-
-    def _fits_bidding(self, places: list[int]) -> bool:
-        """Do the sampled hands explain the other seats' bids (loosely)?"""
-        turned = self.view.turned
-        played = self.knowledge.played
-        bar = self._bar
-        return all(
-            call_is_plausible(places[s] | played[s] | self._up[s], call, calls, turned, bar)
-            for s, call, calls in self._evidence
-        )
+        return places, declared, pool
 
     def _as_dealt(self, places: list[int], shown: list[int], rng: random.Random) -> _Deal | None:
         """Where each card was dealt: hand cards (now held or played from the hand), pairs and

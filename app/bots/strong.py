@@ -86,7 +86,7 @@ class StrongBot:
                 values[k].append(outcome(play_out(apply(world, action)), side))
         if not values[0]:
             return default
-        return _pick(candidates, values, candidates.index(default))
+        return pick(candidates, values, candidates.index(default))
 
     def _worlds(self, seat_view: SeatView, candidates: int) -> int:
         """How many deals to sample: the budget spread over candidates and remaining actions."""
@@ -108,8 +108,10 @@ def _candidates(seat_view: SeatView, legal: Sequence[Action]) -> list[Action]:
     return [play_with_card(card, legal) for card in cards]
 
 
-def _pick(candidates: list[Action], values: list[list[float]], default: int) -> Action:
-    """The candidate with the best mean, if it beats the default by more than SWITCH_Z standard
+def pick(
+    candidates: list[Action], values: list[list[float]], default: int, z: float = SWITCH_Z
+) -> Action:
+    """The candidate with the best mean, if it beats the default by more than `z` standard
     errors of their paired difference (same sampled deals); otherwise the default."""
     n = len(values[0])
     means = [sum(v) / n for v in values]
@@ -119,4 +121,4 @@ def _pick(candidates: list[Action], values: list[list[float]], default: int) -> 
     diffs = [b - d for b, d in zip(values[best], values[default], strict=True)]
     mean = means[best] - means[default]
     variance = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-    return candidates[best] if mean > SWITCH_Z * math.sqrt(variance / n) else candidates[default]
+    return candidates[best] if mean > z * math.sqrt(variance / n) else candidates[default]

@@ -1,11 +1,10 @@
-"""Deductions from the play and evidence from the bidding, on hand-made positions."""
+"""Deductions from the play, on hand-made positions (the soft evidence: test_inference.py)."""
 
 from __future__ import annotations
 
-from app.bots.bidding import BID_AT, call_is_plausible
 from app.bots.cards import SUIT_MASK, TABLES, mask_of
 from app.bots.knowledge import PastPlay, forbidden_masks
-from app.rules import Call, Card, Contract, Ruleset
+from app.rules import Card, Contract, Ruleset
 
 HEARTS = int(Contract.HEARTS)
 STRICT = Ruleset.bulgarian()
@@ -49,14 +48,3 @@ def test_an_undertrump_is_optional_under_the_house_rule() -> None:
     lenient = forbidden_masks(plays, HEARTS, LENIENT, None)[2]
     assert strict == SUIT_MASK[SPADES] | SUIT_MASK[HEARTS_SUIT]
     assert lenient == SUIT_MASK[SPADES] | TABLES[HEARTS].beaters[c("9H")]
-
-
-def test_calls_are_weighed_against_the_hand() -> None:
-    monster = mask_of(c(t) for t in ("JH", "9H", "AH", "AS", "AC"))
-    nothing = mask_of(c(t) for t in ("7H", "8D", "7S", "8S", "QC"))
-    open_calls = (Call.CLUBS, Call.DIAMONDS, Call.HEARTS)
-    assert call_is_plausible(nothing, Call.PASS, open_calls, None, BID_AT)
-    assert not call_is_plausible(monster, Call.PASS, open_calls, None, BID_AT)
-    assert call_is_plausible(monster, Call.HEARTS, open_calls, None, BID_AT)
-    assert not call_is_plausible(nothing, Call.HEARTS, open_calls, None, BID_AT)
-    assert call_is_plausible(nothing, Call.CONTRA, (), None, BID_AT)

@@ -12,9 +12,10 @@ import random
 import pytest
 
 from app.bots import StrongBot, make_bot
-from app.rules import Bid, Call, Phase, Play, legal_actions
+from app.bots.contract_search import ContractSearch
+from app.rules import Bid, Call, Phase, Play, apply, legal_actions, view
 
-from .deals import RULESETS, decisions
+from .deals import RULESETS, decisions, fresh_deal
 
 
 @pytest.mark.parametrize("preset", sorted(RULESETS))
@@ -90,3 +91,26 @@ def test_the_bots_say_sur_contra_where_the_house_rule_allows_it() -> None:
     for _, seat_view in decisions(RULESETS["bulgarian-regional"], rng, 300, bot.choose):
         said += any(isinstance(a, Bid) and a.call is Call.SURCONTRA for a in seat_view.legal)
     assert said > 0
+
+
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_the_expert_bids_legally_by_search(preset: str) -> None:
+    """BG-5, FR-3, SUR-2, BGN-5: the contract search's every call is legal, contra, re-contra
+    and sur-contra included, over the whole bidding of many deals (one sampled deal per call
+    keeps it quick; legality does not depend on the budget)."""
+    rng = random.Random(f"{preset}/search")
+    search = ContractSearch(rng, budget=1, min_worlds=1)
+    basic = make_bot("basic", rng)
+    calls = 0
+    kinds: set[Call] = set()
+    for _ in range(50):
+        state = fresh_deal(RULESETS[preset], rng)
+        while state.phase is Phase.BIDDING and state.turn is not None:
+            seat_view = view(state, state.turn)
+            action = search.choose(seat_view)
+            assert action in legal_actions(state)
+            assert isinstance(action, Bid)
+            kinds.add(action.call)
+            calls += 1
+            state = apply(state, action if rng.random() < 0.5 else basic.choose(seat_view))
+    assert calls > 100 and Call.PASS in kinds and len(kinds) > 2
