@@ -443,7 +443,7 @@ export function showRoom(app, code) {
         h("span", { text: ` · ${t("target")} ${room.target}` }),
         h("span", { text: ` · ${room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off")}` }),
         h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
-        room.rated ? [" ", ratedBadge()] : null,
+        room.rated ? [" ", ratedBadge(room)] : null,
         house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
       ),
       prefsControls(),
