@@ -223,14 +223,16 @@ async def test_what_the_clock_played_for_a_player_is_in_his_snapshot_after_a_kil
         async with httpx.AsyncClient(base_url=server.url) as http:
             watcher = await new_guest(http, "Watcher")
         async with ws_client(server, code, host.token) as client:
-            action = (await client.until("action"))["d"]
-            # The host's own action, made by the clock, in a deal that goes on (a pass that
-            # ends a bidding where all passed ends the deal: then wait for another).
-            while not (action["seat"] == 0 and action["auto"]) or action["deal"]["turn"] is None:
+            # A card of the host's, played by the clock, with more of his cards to come: the
+            # deal cannot end before the clock plays those too (a pass could end it at once,
+            # when the others pass after it).
+            while True:
                 action = (await client.until("action"))["d"]
-            deal = action["deal"]
-            plays = sum(len(t["cards"]) for t in deal["tricks"]) + len(deal["trick"])
-            seq = len(deal["bids"]) + plays - 1  # the host's action was the last one
+                deal = action["deal"]
+                plays = sum(len(t["cards"]) for t in deal["tricks"]) + len(deal["trick"])
+                if action["seat"] == 0 and action["auto"] and plays and deal["hand"]:
+                    break
+            seq = len(deal["bids"]) + plays - 1  # the host's card was the last action
         process.send_signal(signal.SIGKILL)
         process.wait()
 
@@ -238,7 +240,8 @@ async def test_what_the_clock_played_for_a_player_is_in_his_snapshot_after_a_kil
         await wait_healthy(server.url, process)
         async with ws_client(server, code, host.token) as client:
             deal = client.frames[0]["d"]["deal"]
-            (first, *_) = deal["played_for_you"]
-            assert first["seat"] == 0 and first["seq"] == seq
+            played = {a["seq"]: a for a in deal["played_for_you"]}
+            assert {a["seat"] for a in played.values()} == {0}  # the host's own, nobody else's
+            assert "play" in played[seq]  # the card the clock played for him, among his bids
         async with ws_client(server, code, watcher.token) as client:
             assert "played_for_you" not in client.frames[0]["d"]["deal"]
