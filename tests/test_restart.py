@@ -18,7 +18,7 @@ import httpx
 
 from app.rules import Ruleset
 from app.settings import Settings
-from tests.conftest import Server, free_port, new_guest, ws_client
+from tests.conftest import Guest, Server, free_port, new_guest, ws_client
 from tests.transport.test_bad_input import latest_deal
 
 PRESETS = ("bulgarian", "bulgarian3", "open_belot")
@@ -176,6 +176,16 @@ async def test_a_second_server_on_the_same_database_refuses_to_start(database_ur
         assert first.poll() is None  # the first one goes on
 
 
+async def started_room(server: Server, body: dict[str, object]) -> tuple[Guest, str]:
+    """A new guest's room made with ``body`` and started; the host and the room's code."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        host = await new_guest(http, "Host")
+        created = await http.post("/api/rooms", json=body, headers=host.auth)
+        code = created.json()["room"]["code"]
+        await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+    return host, str(code)
+
+
 async def test_a_conceded_room_still_says_who_conceded_after_a_kill(database_url: str) -> None:
     """The room's live view (ROOM's ``conceded``) comes back from storage, not only the
     history: a table reopened after a restart says which side gave the match away."""
@@ -183,11 +193,7 @@ async def test_a_conceded_room_still_says_who_conceded_after_a_kill(database_url
     server = Server(f"http://127.0.0.1:{port}", Settings(database_url=database_url))
     with server_process(database_url, port) as process:
         await wait_healthy(server.url, process)
-        async with httpx.AsyncClient(base_url=server.url) as http:
-            host = await new_guest(http, "Host")
-            created = await http.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
-            code = created.json()["room"]["code"]
-            await http.post(f"/api/rooms/{code}/start", headers=host.auth)
+        host, code = await started_room(server, {"bots": [1, 2, 3]})
         async with ws_client(server, code, host.token) as client:
             reply = await client.reply(await client.send("concede", {"on": True}))
             assert reply["t"] == "ack"
@@ -212,22 +218,21 @@ async def test_what_the_clock_played_for_a_player_is_in_his_snapshot_after_a_kil
     server = Server(f"http://127.0.0.1:{port}", Settings(database_url=database_url))
     with server_process(database_url, port) as process:
         await wait_healthy(server.url, process)
+        # The host never acts: the clock does.
+        host, code = await started_room(server, {"bots": [1, 2, 3], "turn_seconds": 3})
         async with httpx.AsyncClient(base_url=server.url) as http:
-            host = await new_guest(http, "Host")
             watcher = await new_guest(http, "Watcher")
-            body = {"bots": [1, 2, 3], "turn_seconds": 3}  # the host never acts: the clock does
-            created = await http.post("/api/rooms", json=body, headers=host.auth)
-            code = created.json()["room"]["code"]
-            await http.post(f"/api/rooms/{code}/start", headers=host.auth)
         async with ws_client(server, code, host.token) as client:
-            action = (await client.until("action"))["d"]
-            # The host's own action, made by the clock, in a deal that goes on (a pass that
-            # ends a bidding where all passed ends the deal: then wait for another).
-            while not (action["seat"] == 0 and action["auto"]) or action["deal"]["turn"] is None:
+            # A card of the host's, played by the clock, with more of his cards to come: the
+            # deal cannot end before the clock plays those too (a pass could end it at once,
+            # when the others pass after it).
+            while True:
                 action = (await client.until("action"))["d"]
-            deal = action["deal"]
-            plays = sum(len(t["cards"]) for t in deal["tricks"]) + len(deal["trick"])
-            seq = len(deal["bids"]) + plays - 1  # the host's action was the last one
+                deal = action["deal"]
+                plays = sum(len(t["cards"]) for t in deal["tricks"]) + len(deal["trick"])
+                if action["seat"] == 0 and action["auto"] and plays and deal["hand"]:
+                    break
+            seq = len(deal["bids"]) + plays - 1  # the host's card was the last action
         process.send_signal(signal.SIGKILL)
         process.wait()
 
@@ -235,7 +240,8 @@ async def test_what_the_clock_played_for_a_player_is_in_his_snapshot_after_a_kil
         await wait_healthy(server.url, process)
         async with ws_client(server, code, host.token) as client:
             deal = client.frames[0]["d"]["deal"]
-            (first, *_) = deal["played_for_you"]
-            assert first["seat"] == 0 and first["seq"] == seq
+            played = {a["seq"]: a for a in deal["played_for_you"]}
+            assert {a["seat"] for a in played.values()} == {0}  # the host's own, nobody else's
+            assert "play" in played[seq]  # the card the clock played for him, among his bids
         async with ws_client(server, code, watcher.token) as client:
             assert "played_for_you" not in client.frames[0]["d"]["deal"]

@@ -334,6 +334,8 @@ class Sampler:
         it declared was face up by its declaring card (OB-13, TWO-2): never turned, or turned
         by a cover played in the first trick when the second card may declare."""
         assert self.view.stacks is not None
+        if self.view.played_from is not None:
+            return self._stacks_from_view(seat, downs, rng)
         know = self.knowledge
         current = len(self.view.tricks)
         at_once = self.ruleset.house_rules.open_reveal == "at_once"
@@ -401,6 +403,34 @@ class Sampler:
             spare.remove(cover)
             laid[k] = (cover[1], down)
         return [s for s in laid if s is not None]
+
+    def _stacks_from_view(
+        self, seat: int, downs: int, rng: random.Random
+    ) -> list[tuple[int, int]] | None:
+        """Seat's table stacks as dealt, where the view says which stack each card played from
+        the table came from (`played_from`): the first card played from a stack was its face-up
+        one, a second the card it covered; only the face-down cards still covered are sampled."""
+        assert self.view.stacks is not None and self.view.played_from is not None
+        own_plays = {p.card for p in self.knowledge.plays if p.seat == seat}
+        from_stack: list[list[int]] = [[] for _ in self.view.stacks[seat]]
+        for card, k in self.view.played_from:
+            if int(card) in own_plays:
+                from_stack[k].append(int(card))
+        hidden = list(bits(downs))
+        rng.shuffle(hidden)
+        laid: list[tuple[int, int]] = []
+        for (up, covered), played in zip(self.view.stacks[seat], from_stack, strict=True):
+            if covered and hidden and up is not None and not played:  # untouched
+                laid.append((int(up), hidden.pop()))
+            elif covered and hidden and up is None and len(played) == 1:  # cover in this trick
+                laid.append((played[0], hidden.pop()))
+            elif not covered and up is not None and len(played) == 1:  # turned, cover played
+                laid.append((played[0], int(up)))
+            elif not covered and up is None and len(played) == 2:  # both played
+                laid.append((played[0], played[1]))
+            else:
+                return None  # the view contradicts itself: no world to sample
+        return laid
 
     def _deck(self, deal: _Deal, rng: random.Random) -> list[Card]:
         """The deck (top first) that deals `deal` through the ruleset's packets; the French

@@ -60,9 +60,12 @@ export function nameForm(onSaved) {
   return form;
 }
 
-/** "Rated": the room's matches move ratings (app/rooms/rating.py says which actually do). */
-export function ratedBadge() {
-  return h("span", { class: "badge rated", title: t("rated_explain"), text: t("rated") });
+/** "Rated": the room's matches move ratings; not while a bot holds a seat, since a match with a
+ * bot is never rated (app/rooms/rating.py, `rated_sides`). Nothing for an unrated room. */
+export function ratedBadge(room) {
+  if (!room.rated) return null;
+  const bot = room.seats.some((s) => s.bot);
+  return h("span", { class: `badge rated ${bot ? "off" : ""}`, title: t("rated_explain"), text: t(bot ? "rated_not_with_bot" : "rated") });
 }
 
 function roomRow(room) {
@@ -74,7 +77,7 @@ function roomRow(room) {
       "div",
       { class: "room-main" },
       h("strong", { text: t(`preset_${room.rules.preset}`) }),
-      room.rated ? [" ", ratedBadge()] : null,
+      room.rated ? [" ", ratedBadge(room)] : null,
       h("span", { class: "muted", text: ` · ${t("target")} ${room.target} · ${t(`status_${room.status}`)}` }),
       h("div", { class: "room-seats", text: seats }),
     ),

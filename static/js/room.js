@@ -443,7 +443,7 @@ export function showRoom(app, code) {
         h("span", { text: ` · ${t("target")} ${room.target}` }),
         h("span", { text: ` · ${room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off")}` }),
         h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
-        room.rated ? [" ", ratedBadge()] : null,
+        room.rated ? [" ", ratedBadge(room)] : null,
         house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
       ),
       prefsControls(),
@@ -1066,7 +1066,8 @@ export function showRoom(app, code) {
   // entry (the same address) stands before the room's; going back from it is a `popstate` on the
   // same page, answered with the dialog (a second entry is put back if the player stays).
   const BACK = "back"; // S.leaveTo when the back button asked: "Leave" then goes back
-  let guarded = false; // the extra entry is in place
+  // The extra entry is in place (after a reload the page may stand on the one it put there).
+  let guarded = Boolean(history.state && history.state.beloteGuard === code);
   let letGo = false; // the player chose to leave: the next popstate is his
   function guardBack() {
     if (guarded || letGo || S.leaveTo === BACK || !inMatch()) return; // put back once he stays

@@ -31,7 +31,8 @@ def shoot(page: Any, out: Path, name: str, full: bool = False) -> None:
     page.screenshot(path=str(out / f"{name}.png"), full_page=full)
 
 
-def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
+def open_page(browser: Any, base: str, lang: str, device: str) -> tuple[Any, Any]:
+    """A fresh context (a new guest) for the device, in the language; its one page."""
     mobile = device == "phone"
     context = browser.new_context(
         viewport=VIEWPORTS[device],
@@ -41,7 +42,11 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
         is_mobile=mobile,
     )
     context.set_default_timeout(20_000)
-    page = context.new_page()
+    return context, context.new_page()
+
+
+def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
+    context, page = open_page(browser, base, lang, device)
     tag = f"{lang}-{device}"
     ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
     page.wait_for_selector("#create-form")
@@ -91,16 +96,7 @@ SMALL = ("bulgarian3", "bulgarian2", "open_belot")
 
 def small_tables(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
     """The tables for three and two: the bidding, a trick in progress, the scoresheet."""
-    mobile = device == "phone"
-    context = browser.new_context(
-        viewport=VIEWPORTS[device],
-        locale=LOCALES[lang],
-        base_url=base,
-        has_touch=mobile,
-        is_mobile=mobile,
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
+    context, page = open_page(browser, base, lang, device)
     ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
     for preset in SMALL:
         tag = f"{preset}-{{}}-{lang}-{device}"

@@ -91,6 +91,8 @@ def test_the_back_button_during_a_match_asks_first(new_page: Any) -> None:
         assert page.get_attribute("#room", "data-status") == "playing"
         page.click("#leave-stay")
         page.wait_for_selector("#leave-confirm", state="detached")
+    page.reload()  # the page stands on its extra entry: it is not put in twice
+    page.wait_for_selector("#room[data-status=playing]")
     page.evaluate("() => history.back()")
     page.click("#leave-go")
     page.wait_for_selector("#create-form")  # the lobby, where the player came from
@@ -121,8 +123,9 @@ def test_seat_names_on_a_phone_stay_on_one_line(new_page: Any, preset: str) -> N
 
 
 def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -> None:
-    """The lobby's list and the table show "Rated" for a room whose matches count for ratings;
-    the create form offers the expert bots with a line on what they do."""
+    """The lobby's list and the table show "Rated" for a room whose matches count for ratings
+    (and "Not rated" while a bot holds a seat); the create form offers the expert bots with a
+    line on what they do."""
     page = new_page()
     ui.set_name(page, "Rater")
     page.wait_for_selector("#create-form")
@@ -134,6 +137,10 @@ def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -
     badge = page.wait_for_selector("#room-top .badge.rated")
     assert badge.inner_text() == "Rated" and "ratings" in (badge.get_attribute("title") or "")
     assert page.evaluate("() => window.__belote.state.room.bot_level") == "expert"
+    page.click(".seat[data-seat='1'] button.add-bot")  # a match with a bot is never rated
+    page.wait_for_selector("#room-top .badge.rated.off:has-text('Not rated: a bot plays')")
+    page.click(".seat[data-seat='1'] button.remove-bot")
+    page.wait_for_selector("#room-top .badge.rated:not(.off)")
     other = new_page(locale="fr-FR")
     ui.set_name(other, "Autre")
     row = other.wait_for_selector(f"#public-rooms .room-row[data-code='{code}']")

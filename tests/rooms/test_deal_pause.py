@@ -9,27 +9,12 @@ from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.rules import action_to_dict, legal_actions
 from tests.rooms.fakes import Inbox, MemoryStore
-
-HOST, GUEST = "host", "guest"
+from tests.rooms.test_room import GUEST, HOST, partners_room
 
 
 async def first_deal_over(pause: float) -> tuple[RoomManager, Any, Inbox, Inbox]:
     manager = RoomManager(MemoryStore(), RoomTimings(bot_delay_seconds=0))
-    room = await manager.create(
-        HOST,
-        "Host",
-        {"preset": "bulgarian"},
-        target=None,
-        public=False,
-        turn_seconds=30,
-        deal_pause_seconds=pause,
-        bots=(1, 3),
-    )
-    await room.sit(GUEST, "Guest", 2)
-    host, guest = Inbox(HOST), Inbox(GUEST)
-    await room.connect(host, None)
-    await room.connect(guest, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, host, guest = await partners_room(manager, turn_seconds=30, deal_pause_seconds=pause)
     players = {0: HOST, 2: GUEST}
 
     def next_step(f: dict[str, Any]) -> bool:

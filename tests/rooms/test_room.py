@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,20 +17,8 @@ from tests.rooms.fakes import Inbox, MemoryStore
 HOST, GUEST = "host", "guest"
 
 
-@pytest.fixture
-def store() -> MemoryStore:
-    return MemoryStore()
-
-
 async def make_manager(store: MemoryStore, **timings: Any) -> RoomManager:
     return RoomManager(store, RoomTimings(bot_delay_seconds=0, **timings))
-
-
-@pytest.fixture
-async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
-    manager = await make_manager(store)
-    yield manager
-    await manager.close()
 
 
 async def bot_room(manager: RoomManager, preset: str = "bulgarian", **kw: Any) -> Room:
@@ -297,14 +284,7 @@ async def test_rematch_starts_a_new_match_when_every_player_asks(manager: RoomMa
 
 async def finished_match_of_two(manager: RoomManager) -> tuple[Room, Inbox, Inbox]:
     """The host (seat 0) and a guest (seat 2) with two bots, their match (to 1 point) over."""
-    room = await manager.create(
-        HOST, "Host", {"preset": "bulgarian"}, target=1, public=False, turn_seconds=0, bots=(1, 3)
-    )
-    await room.sit(GUEST, "Guest", 2)
-    host, guest = Inbox(HOST), Inbox(GUEST)
-    await room.connect(host, None)
-    await room.connect(guest, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, host, guest = await partners_room(manager, target=1)
     players = {0: HOST, 2: GUEST}
 
     def next_step(f: dict[str, Any]) -> bool:
@@ -398,16 +378,13 @@ async def test_the_sweeper_puts_away_a_room_nobody_uses(store: MemoryStore) -> N
         await manager.close()
 
 
-async def partners_room(manager: RoomManager) -> tuple[Room, Inbox, Inbox]:
-    """The host in seat 0 and the guest in seat 2 (one team), bots in seats 1 and 3; playing."""
+async def partners_room(manager: RoomManager, **settings: Any) -> tuple[Room, Inbox, Inbox]:
+    """The host in seat 0 and the guest in seat 2 (one team), bots in seats 1 and 3; playing.
+    ``settings``: the room's target, turn_seconds or deal_pause_seconds, where not the
+    defaults (no target of its own, no turn clock)."""
+    options: dict[str, Any] = {"target": None, "turn_seconds": 0, **settings}
     room = await manager.create(
-        HOST,
-        "Host",
-        {"preset": "bulgarian"},
-        target=None,
-        public=False,
-        turn_seconds=0,
-        bots=(1, 3),
+        HOST, "Host", {"preset": "bulgarian"}, public=False, bots=(1, 3), **options
     )
     await room.sit(GUEST, "Guest", 2)
     host, guest = Inbox(HOST), Inbox(GUEST)

@@ -20,11 +20,6 @@ HOST, GUEST = "host", "guest"
 
 
 @pytest.fixture
-def store() -> MemoryStore:
-    return MemoryStore()
-
-
-@pytest.fixture
 async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
     timings = RoomTimings(
         bot_delay_seconds=0, grace_seconds=0.05, retry_seconds=0.01, retry_max_seconds=0.05

@@ -10,7 +10,6 @@ import json
 import secrets
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +42,6 @@ from app.rules import (
 from tests.rooms.fakes import Inbox, MemoryStore
 
 HOST, GUEST = "host", "guest"
-
-
-@pytest.fixture
-def store() -> MemoryStore:
-    return MemoryStore()
-
-
-@pytest.fixture
-async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
-    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0))
-    yield manager
-    await manager.close()
 
 
 async def bots_room(

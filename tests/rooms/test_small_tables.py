@@ -4,7 +4,7 @@ of four does; a bot that fails or answers something illegal costs a random legal
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -18,18 +18,6 @@ from tests.rooms.fakes import Inbox, MemoryStore
 from tests.rooms.test_room import GUEST, HOST, finished, is_my_turn
 
 SMALL = ["bulgarian3", "bulgarian2", "open_belot"]
-
-
-@pytest.fixture
-def store() -> MemoryStore:
-    return MemoryStore()
-
-
-@pytest.fixture
-async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
-    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0))
-    yield manager
-    await manager.close()
 
 
 async def small_room(manager: RoomManager, preset: str, **kw: Any) -> Room:
