@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field, SecretStr
 
+from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import SessionId
 from app.api.services import PlayerDep, ServicesDep, TokenDep
@@ -19,14 +20,14 @@ SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` fo
 SECRET_MAX = 1000
 
 
-class CredentialsIn(BaseModel):
+class CredentialsIn(Body):
     """Claiming and logging in; ``SecretStr`` keeps the password out of any repr or log."""
 
     username: str = Field(max_length=100, examples=["ivana"])
     password: SecretStr = Field(max_length=SECRET_MAX)
 
 
-class PasswordIn(BaseModel):
+class PasswordIn(Body):
     old_password: SecretStr = Field(max_length=SECRET_MAX)
     new_password: SecretStr = Field(max_length=SECRET_MAX)
 

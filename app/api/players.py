@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator
 
+from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import PlayerId
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
@@ -28,7 +29,7 @@ def clean_name(raw: str) -> str:
     return name
 
 
-class NameIn(BaseModel):
+class NameIn(Body):
     name: str = Field(max_length=200, examples=["Ivana"])
 
     @field_validator("name")

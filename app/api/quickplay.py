@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.services import PlayerDep, ServicesDep
 from app.rooms.matchmaking import WAIT_MAX, WAIT_MIN
@@ -15,7 +16,7 @@ from app.rooms.matchmaking import WAIT_MAX, WAIT_MIN
 router = APIRouter(prefix="/api/quickplay", tags=["quick play"], responses=responses(400, 401, 422))
 
 
-class QuickPlayIn(BaseModel):
+class QuickPlayIn(Body):
     preset: str = Field(default="bulgarian", max_length=32)
     rated: bool = False
     wait_seconds: float = Field(

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import RoomCode
 from app.api.services import CreationLimit, PlayerDep, ServicesDep
@@ -24,12 +25,12 @@ CHANGE = responses(401, 403, 404, 409, 503)  # every call that changes a room
 PAGE_MAX = 100
 
 
-class RulesIn(BaseModel):
+class RulesIn(Body):
     preset: str = Field(default="bulgarian", examples=["bulgarian", "french"])
     house_rules: dict[str, bool | str] = Field(default_factory=dict)
 
 
-class RoomIn(BaseModel):
+class RoomIn(Body):
     rules: RulesIn = Field(default_factory=RulesIn)
     target: int | None = Field(
         default=None, ge=1, le=100000, description="Match target; default 151 / 1000 by preset."
@@ -54,7 +55,7 @@ class RoomIn(BaseModel):
     rated: bool = Field(default=False, description="Matches move ratings (see Ratings).")
 
 
-class StartIn(BaseModel):
+class StartIn(Body):
     fill_with_bots: bool = Field(default=False, description="Put bots in the empty seats.")
 
 

@@ -72,3 +72,27 @@ async def test_a_server_failure_is_a_generic_json_error_logged_on_the_server(
     logged = [r for r in caplog.records if r.name == "app.api.errors"]
     assert len(logged) == 1 and "GET /api/matches/SomeMatchId1" in logged[0].getMessage()
     assert LEAKY in logged[0].getMessage() or logged[0].exc_info is not None
+
+
+WRONG_TYPES = [
+    {"bots": [True]},  # lax validation read true as seat 1
+    {"bots": ["1"]},
+    {"target": "151"},
+    {"public": 1},
+    {"seat": False},
+    {"rules": {"preset": 1}},
+    {"turn_seconds": 1.5},
+]
+
+
+@pytest.mark.parametrize("body", WRONG_TYPES)
+async def test_a_body_value_of_the_wrong_json_type_is_refused_and_makes_nothing(
+    http: httpx.AsyncClient, body: dict[str, object]
+) -> None:
+    guest = await new_guest(http, "Guest")
+    response = await http.post("/api/rooms", json=body, headers=guest.auth)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "bad_request"
+    mine = await http.get("/api/players/me/rooms", headers=guest.auth)
+    assert mine.status_code == 200
+    assert mine.json() == []

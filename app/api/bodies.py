@@ -1,0 +1,18 @@
+"""The base of every JSON request body: its fields take only values of their own JSON type.
+
+pydantic's default (lax) validation turns ``true`` into ``1``, ``"5"`` into ``5`` and ``1`` into
+``true``, so a body the OpenAPI schema refuses (``"bots": [true]``) would be accepted and acted
+on. The schema is the contract third-party clients read, and schemathesis holds the API to it
+(tests/api/test_schemathesis.py): a value of the wrong type is a 422 ``bad_request``, as the
+schema says. An integer is still a number (``"wait_seconds": 30``), as in JSON.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Body(BaseModel):
+    """A request body validated strictly: JSON types are not coerced into one another."""
+
+    model_config = ConfigDict(strict=True)
