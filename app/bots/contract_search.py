@@ -31,7 +31,7 @@ from app.rules import Action, DealState, Phase, SeatView, apply
 from .base import legal_of
 from .basic import BasicBot
 from .cards import cards_in_play, ruleset_of
-from .sampler import MOVES, Sampler
+from .sampler import Sampler
 from .simulate import outcome, play_out, policy_action
 from .strong import BUDGETS, MAX_WORLDS, MIN_WORLDS, SAMPLE_COST, pick
 
@@ -77,7 +77,7 @@ class ContractSearch:
         values: list[list[float]] = [[] for _ in actions]
         spent = worlds = 0
         while worlds < WORLD_CAP and (spent < budget or worlds < self._min_worlds):
-            spent += SAMPLE_COST + MOVES  # the soft sampler weighs each of its moves
+            spent += SAMPLE_COST
             worlds += 1
             world = sampler.sample(self._rng)
             if world is None:
