@@ -26,7 +26,7 @@ from .announce import play_with_card
 from .base import legal_of
 from .basic import BasicBot
 from .cards import cards_in_play, ruleset_of
-from .sampler import Sampler
+from .sampler import MOVES, Sampler
 from .simulate import outcome, play_out
 
 BUDGETS = {
@@ -41,8 +41,9 @@ BUDGETS = {
 small tables cost more per action (a sampled deal is replayed for fewer actions simulated, the
 bidding reads a view per call, Open Belot's stacks are looked at on every card), so they get
 fewer, scaled to take about the time of a `bulgarian` decision."""
-SAMPLE_COST = 30
-"""Drawing and replaying one sampled deal costs about as much as simulating this many actions."""
+SAMPLE_COST = 30 + MOVES
+"""Drawing and replaying one sampled deal costs about as much as simulating this many actions:
+30, and one for each move of the soft sampler's chain (each re-weighs two hands)."""
 BIDDING_COST = 12
 """A deal simulated from the bidding costs its cards in play plus about this much for the rest
 of the bidding, which costs more per call (each simulated bid reads a view)."""
