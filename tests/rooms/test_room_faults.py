@@ -199,7 +199,7 @@ async def test_commands_caught_by_a_stop_are_answered_not_left_waiting(
     """A room stopped (handed to another node, put away) with a command in flight and another
     queued behind it: both callers are told ``room_closed``. Their futures used to stay pending
     for ever, and a stopping node waited on the WebSocket handlers awaiting them."""
-    room = await table(manager)
+    room = await table(manager, guest=True)
     writing, never = asyncio.Event(), asyncio.Event()
 
     async def stuck(code: str, version: int, ops: Sequence[Op]) -> None:
@@ -207,9 +207,9 @@ async def test_commands_caught_by_a_stop_are_answered_not_left_waiting(
         await never.wait()
 
     monkeypatch.setattr(store, "commit", stuck)
-    in_flight = asyncio.create_task(room.say(HOST, "Host", None, "first"))
-    await writing.wait()
-    queued = asyncio.create_task(room.say(HOST, "Host", None, "second"))
+    in_flight = asyncio.create_task(room.say(GUEST, "Guest", None, "first"))
+    await asyncio.wait_for(writing.wait(), 5)
+    queued = asyncio.create_task(room.say(GUEST, "Guest", None, "second"))
     await asyncio.sleep(0)  # it runs up to waiting for its answer: it is in the room's queue
     await room.stop()
     for task in (in_flight, queued):
