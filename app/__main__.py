@@ -19,6 +19,9 @@ from app.settings import Settings
 
 log = logging.getLogger("app")
 HAND_OVER_GRACE_SECONDS = 0.2
+# After the hand-over, a request may still wait on a room that was stopped under it (a command
+# queued as the actor stopped is never answered): uvicorn cancels what is left after this.
+NODE_SHUTDOWN_SECONDS = 5
 SPARE_FILES = 64  # the listening socket, the database, logs, the bot workers' pipes
 
 
@@ -112,7 +115,8 @@ def main() -> None:
     if not settings.node_id:
         uvicorn.run(app, **options)
         return
-    Node(uvicorn.Config(app, **options), app.state.services.rooms.close).run()
+    config = uvicorn.Config(app, **options, timeout_graceful_shutdown=NODE_SHUTDOWN_SECONDS)
+    Node(config, app.state.services.rooms.close).run()
 
 
 if __name__ == "__main__":

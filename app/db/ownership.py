@@ -99,11 +99,14 @@ _TAKE_OVER = text(
     RETURNING l.room_code, l.epoch
     """
 )
-# The rooms of a dead node that nobody is using: the next node to open one claims it.
+# The rooms of a dead node that nobody is using: the next node to open one claims it. SKIP
+# LOCKED: two nodes forgetting the same rooms in different orders would deadlock.
 _FORGET = text(
     f"""
-    DELETE FROM room_leases AS l WHERE l.node = ANY(:dead)
-      AND NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.code = l.room_code AND {_ACTIVE})
+    DELETE FROM room_leases WHERE room_code IN (
+        SELECT l.room_code FROM room_leases AS l WHERE l.node = ANY(:dead)
+          AND NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.code = l.room_code AND {_ACTIVE})
+        FOR UPDATE SKIP LOCKED)
     """
 )
 # Rooms a stopping node handed to this one (a partial index keeps this cheap when none are).

@@ -222,6 +222,10 @@ class Room:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        while not self._queue.empty():  # queued too late: refused, or their callers would hang
+            _command, future = self._queue.get_nowait()
+            if not future.done():
+                future.set_exception(_closed())
         if moved:
             for subscriber in list(self._subscribers):
                 subscriber.moved(to)
@@ -244,6 +248,10 @@ class Room:
                 continue
             try:
                 result = await command()
+            except asyncio.CancelledError:  # stopped under it (``stop``): answered, not hung
+                if not future.done():
+                    future.set_exception(_closed())
+                raise
             except RoomError as error:
                 if not future.done():
                     future.set_exception(error)
@@ -257,7 +265,7 @@ class Room:
 
     async def _call(self, command: Callable[[], Awaitable[T]]) -> T:
         if self.closed:
-            raise RoomError("room_closed", "The room was just put away; please try again.")
+            raise _closed()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((command, future))
         return await future
@@ -1168,6 +1176,10 @@ def _shuffle_view(drawn: DrawnDeck | None, next_seed: str | None) -> dict[str, A
     contributions (if one is dealt), and the commitment of the next deal."""
     shown = drawn.published() if drawn is not None else {"commitment": None, "contributions": []}
     return {**shown, "next_commitment": None if next_seed is None else commitment(next_seed)}
+
+
+def _closed() -> RoomError:
+    return RoomError("room_closed", "The room was just put away; please try again.")
 
 
 def _log_failure(future: asyncio.Future[Any]) -> None:

@@ -1,11 +1,17 @@
 """Two nodes of a cluster in one process (PostgreSQL): the one that does not serve a room sends
 its clients to the one that does, on the WebSocket (close 4307 + the node id) and on REST (307
-to the same URL with ?node=), and a stopping node hands its rooms over."""
+to the same URL with ?node=), a player's rooms are listed by any node, and an address's
+WebSockets are counted over both nodes."""
 
 from __future__ import annotations
 
+import os
+import secrets
+
 import httpx
 import pytest
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -14,6 +20,8 @@ from app.settings import Settings
 from tests.conftest import new_guest, serve, ws_client
 
 CLOSE_ELSEWHERE = 4307
+CLOSE_TOO_MANY = 4429
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture
@@ -69,3 +77,34 @@ async def test_a_player_s_rooms_are_listed_by_any_node(node_settings: Settings) 
         assert listed.status_code == 200, listed.text
         codes = {room["code"]: room["your_seat"] for room in listed.json()}
         assert codes == {on_a["room"]["code"]: 0, on_b["room"]["code"]: 0}
+
+
+async def test_an_address_s_websockets_are_bounded_over_every_node(node_settings: Settings) -> None:
+    """Two nodes behind a round robin, one WebSocket allowed per address: the second socket,
+    on the other node, is refused (it was admitted there, and only then redirected)."""
+    redis = Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    try:
+        await redis.ping()
+    except (RedisError, OSError):
+        pytest.skip(f"Redis is not reachable at {REDIS_URL} (TEST_REDIS_URL)")
+    finally:
+        await redis.aclose()
+    shared = {
+        "redis_url": REDIS_URL,
+        "redis_prefix": f"test-{secrets.token_hex(4)}:",
+        "ws_per_address": 1,
+    }
+    a_settings = node_settings.model_copy(update={**shared, "node_id": "a"})
+    b_settings = node_settings.model_copy(update={**shared, "node_id": "b"})
+    async with serve(a_settings) as a, serve(b_settings) as b:
+        async with httpx.AsyncClient(base_url=a.url) as http_a:
+            host = await new_guest(http_a, "Host")
+            created = await http_a.post("/api/rooms", json={"bots": [1, 2, 3]}, headers=host.auth)
+            code = created.json()["room"]["code"]
+        async with ws_client(a, code, host.token):
+            with pytest.raises(ConnectionClosed) as closed:
+                async with connect(f"{b.ws_url}/ws/rooms/{code}") as ws:
+                    while True:
+                        await ws.recv()
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == CLOSE_TOO_MANY

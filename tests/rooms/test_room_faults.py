@@ -3,8 +3,9 @@ failed connect leaves nothing behind, and a client never reads why the server fa
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -185,3 +186,28 @@ async def test_a_room_that_cannot_be_stored_or_loaded_is_a_plain_server_error(
     with pytest.raises(RoomError) as error:
         await manager.get("private-code")
     assert error.value.code == "server_error" and "private-code" not in error.value.message
+
+
+async def test_commands_caught_by_a_stop_are_answered_not_left_waiting(
+    manager: RoomManager, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room stopped (handed to another node, put away) with a command in flight and another
+    queued behind it: both callers are told ``room_closed``. Their futures used to stay pending
+    for ever, and a stopping node waited on the WebSocket handlers awaiting them."""
+    room = await table(manager, guest=True)
+    writing, never = asyncio.Event(), asyncio.Event()
+
+    async def stuck(code: str, version: int, ops: Sequence[Op]) -> None:
+        writing.set()
+        await never.wait()
+
+    monkeypatch.setattr(store, "commit", stuck)
+    in_flight = asyncio.create_task(room.say(GUEST, "Guest", None, "first"))
+    await asyncio.wait_for(writing.wait(), 5)
+    queued = asyncio.create_task(room.say(GUEST, "Guest", None, "second"))
+    await asyncio.sleep(0)  # it runs up to waiting for its answer: it is in the room's queue
+    await room.stop()
+    for task in (in_flight, queued):
+        with pytest.raises(RoomError) as refused:
+            await asyncio.wait_for(task, 5)
+        assert refused.value.code == "room_closed"
