@@ -26,6 +26,7 @@ import secrets
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.tasks import stop_task
 from app.transport.admission import ConnectionGate, Refusal
 
 log = logging.getLogger(__name__)
@@ -118,11 +119,8 @@ class RedisGate:
 
     async def close(self) -> None:
         """Stop the heartbeat and leave: the other nodes stop counting this one at once."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         await self.drain()
         with contextlib.suppress(RedisError, OSError):
             await self._redis.hdel(self._members, self.member)

@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 
 from app.rooms.manager import PUBLIC_LIST_SECONDS, RoomManager
 from app.rooms.room import WAITING
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +71,8 @@ class RedisLobby:
         self._task = asyncio.create_task(self._publish_loop(), name="lobby")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         with contextlib.suppress(RedisError, OSError):
             await self._redis.delete(self._key)
 

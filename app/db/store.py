@@ -15,7 +15,6 @@ whether the group's versions were stored, so that a room never retries what is a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -63,6 +62,7 @@ from app.rooms.ports import (
     StoredMatch,
     StoredRoom,
 )
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -201,11 +201,8 @@ class SqlStore:
         self._writer = asyncio.create_task(self._write_loop(), name="db-writer")
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-            self._writer = None
+        await stop_task(self._writer)
+        self._writer = None
         await self._transactions.close()
 
     async def commit(self, code: str, version: int, ops: Sequence[Op]) -> None:

@@ -32,6 +32,7 @@ from app.rooms.room import FINISHED, WAITING, Room, RoomTimings, check_seat
 from app.rooms.shuffle import new_seed
 from app.rooms.thinking import InlineBot
 from app.rules import Ruleset
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -419,10 +420,7 @@ class RoomManager:
         directly; the rooms it could not hand over are free for the others at once, and their
         clients reconnect through the proxy."""
         for task in (self._sweeper, self._leaser):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_task(task)
         self._sweeper = self._leaser = None
         rooms = dict(self._rooms)
         self._rooms.clear()

@@ -11,7 +11,6 @@ sees an event that a restart could lose.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -60,6 +59,7 @@ from app.rules import (
     record_deal,
     view,
 )
+from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
 
@@ -218,10 +218,7 @@ class Room:
             timer.handle.cancel()
         self.closed = True  # from here on, commands are refused
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
         while not self._queue.empty():  # queued too late: refused, or their callers would hang
             _command, future = self._queue.get_nowait()
             if not future.done():
