@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,5 +31,12 @@ bench: $(STAMP)
 	$(PY) -m bench.engine --preset french --seconds 5 --json
 	$(PY) -m bench.engine --preset bulgarian --seconds 5 --json
 
+# Optional: the double-dummy solver compiled by mypyc (about twice the nodes per second). The
+# extension module shadows app/bots/solver.py until `make clean`; run it again after editing it.
+compiled: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[compiled]'
+	$(VENV)/bin/mypyc app/bots/solver.py
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build
+	rm -f app/bots/*.so

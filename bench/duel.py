@@ -46,6 +46,7 @@ from app.rules import (
 )
 
 from .bots import _percentiles
+from .solver import compiled
 
 LAST_TRICK = 10
 _ISDD = '[play]\ndeterminizations = {}\n[worlds]\nsource = "uniform"\n'
@@ -195,6 +196,7 @@ def _report(
         "b": level_b,
         "preset": "french",
         "must_undertrump": must_undertrump,
+        "compiled_solver": compiled(),
         "deals": len(diffs),
         "mean_diff": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],

@@ -3,7 +3,8 @@
 Positions are French deals bid and played by the basic rules down to a trick start with
 `tricks` tricks left (the mover's side to lead); each is solved with every hand open, to the
 end of the deal when `--budget` allows (`exact` counts those). Reported as JSON per tricks left:
-solves, exact solves, mean and p95 nodes, mean and p95 CPU milliseconds, nodes per second.
+solves, exact solves, mean and p95 nodes, mean and p95 CPU milliseconds, nodes per second; and
+whether the solver was the compiled build (`make compiled`) or the pure module.
 
     python -m bench.solver --positions 30 --tricks 4 5 6 7 --budget 2000000
 """
@@ -17,6 +18,7 @@ import statistics
 import time
 from typing import Any
 
+from app.bots import solver as solver_module
 from app.bots.simulate import policy_action
 from app.bots.solver import Solver
 from app.rules import DealState, Phase, Ruleset, apply, full_deck, new_deal
@@ -36,13 +38,23 @@ def position(ruleset: Ruleset, rng: random.Random, tricks: int) -> DealState:
             return state
 
 
+def compiled() -> bool:
+    """Whether the solver in use is the mypyc build (`make compiled`), not the pure module."""
+    return not (solver_module.__file__ or "").endswith(".py")
+
+
 def _p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
 
 
 def run(positions: int, tricks: list[int], budget: int, seed: int) -> dict[str, Any]:
     ruleset = Ruleset.french()
-    out: dict[str, Any] = {"budget": budget, "positions": positions, "by_tricks_left": {}}
+    out: dict[str, Any] = {
+        "compiled": compiled(),
+        "budget": budget,
+        "positions": positions,
+        "by_tricks_left": {},
+    }
     for left in tricks:
         rng = random.Random(f"bench.solver/{seed}/{left}")
         nodes: list[float] = []

@@ -1,9 +1,13 @@
 """The `expert` level: information-set double-dummy search (IS-DD) for the card play.
 
-For a card in the last DD_TRICKS tricks, it draws `worlds` deals consistent with its seat's view
-(the `Sampler` the strong level uses), solves each one with every hand open (`Solver`, a node
-budget per world), and plays the card with the best average card points over the worlds. Each
-world gives a value to every legal card, so the cards are compared on the same deals. Earlier in
+For a card in the last DD_TRICKS tricks, it draws deals consistent with its seat's view (the
+`Sampler` the strong level uses, which also rejects deals the bidding makes implausible), solves
+each one with every hand open (`Solver`, on every table: to the end of the deal when the
+world's share of the budget allows, else as deep as it allows), and
+plays the card with the best average card points over the worlds. Each world gives a value to
+every legal card, so the cards are compared on the same deals. The work is a number of solver
+nodes per decision, not of worlds: worlds are drawn until it is spent (at least MIN_WORLDS, at
+most `worlds`), so an easy endgame is judged on many deals and a hard one on a few. Earlier in
 the deal it plays as the strong level does.
 
 The bidding, contra and re-contra included, is the contract search (`contract_search.py`):

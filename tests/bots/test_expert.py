@@ -1,4 +1,7 @@
-"""The expert level (IS-DD): legal in every preset, repeatable, and it uses its solver."""
+"""The expert level (IS-DD): it solves the last tricks on every table, repeatably, from the view.
+
+(Its legality over thousands of decisions in every preset: tests/bots/test_legal.py.)
+"""
 
 from __future__ import annotations
 
@@ -7,28 +10,44 @@ import random
 import pytest
 
 from app.bots import LEVELS, ExpertBot, make_bot
+from app.bots.expert import DD_TRICKS, tricks_to_play
 from app.bots.sampler import Sampler
-from app.rules import Bid, Phase, Play, apply, legal_actions, view
+from app.bots.solver import tricks_left
+from app.rules import Action, Phase, SeatView, apply, view
 
 from .deals import RULESETS, fresh_deal
 
 
 @pytest.mark.parametrize("preset", sorted(RULESETS))
-def test_the_expert_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
-    """Whole deals with four small-budget experts, BG-5..BG-11 / FR-3..FR-6 enforced by the
-    engine's apply (which raises on an illegal action) and checked against legal_actions."""
-    rng = random.Random(f"expert-{preset}")
-    bot = ExpertBot(rng, worlds=3, nodes=150, strong_budget=300)
-    bids = plays = 0
-    for _ in range(3):
+def test_the_expert_solves_the_last_tricks_on_every_table(preset: str) -> None:
+    """Four, three and two seats, table stacks and Croatian pairs: in the last DD_TRICKS tricks
+    the expert plays from its solved worlds and never falls back to the strong level, and its
+    count of the tricks left from the view is the deal's."""
+    rng = random.Random(f"solves-{preset}")
+    bot = ExpertBot(rng, worlds=2, nodes=200, strong_budget=60)
+    solved = 0
+
+    def no_strong(seat_view: SeatView, legal: object = None) -> Action:
+        raise AssertionError("the strong level was asked in the solved tricks")
+
+    for _ in range(20):  # until enough choices were solved (a deal nobody takes has none)
+        if solved > 4:
+            break
         state = fresh_deal(RULESETS[preset], rng)
         while state.turn is not None:
-            action = bot.choose(view(state, state.turn))
-            assert action in legal_actions(state)
-            bids += isinstance(action, Bid)
-            plays += isinstance(action, Play)
+            seat_view = view(state, state.turn)
+            if state.phase is Phase.PLAYING:
+                assert tricks_to_play(seat_view) == tricks_left(state)
+            if state.phase is Phase.PLAYING and tricks_left(state) <= DD_TRICKS:
+                strong = bot._strong.choose
+                bot._strong.choose = no_strong  # type: ignore[method-assign]
+                action = bot.choose(seat_view)
+                bot._strong.choose = strong  # type: ignore[method-assign]
+                solved += len(seat_view.legal) > 1
+            else:
+                action = bot.choose(seat_view)
             state = apply(state, action)
-    assert bids > 0 and plays > 0
+    assert solved > 4
 
 
 def test_the_expert_bot_is_repeatable() -> None:

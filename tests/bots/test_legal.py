@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from app.bots import StrongBot, make_bot
+from app.bots import ExpertBot, StrongBot, make_bot
 from app.bots.contract_search import ContractSearch
 from app.rules import Bid, Call, Phase, Play, apply, legal_actions, view
 
@@ -46,6 +46,30 @@ def test_the_strong_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
         if plays >= 30:
             break
     assert bids > 0 and plays >= 30
+
+
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_the_expert_bot_plays_legally(preset: str) -> None:
+    """Over a thousand card decisions per preset, every one from solved worlds (small budgets:
+    legality does not depend on them, and the solver's searches cut short are played too).
+    The expert bids in the first deal; later deals are bid by the basic rules, since its
+    bidding is the strong level's search, tested above, and costs the most."""
+    rng = random.Random(f"expert/{preset}")
+    expert = ExpertBot(rng, worlds=2, nodes=150, strong_budget=40, dd_tricks=16)
+    basic = make_bot("basic", rng)
+    plays = bids = deals = 0
+    while plays < 1000:
+        state = fresh_deal(RULESETS[preset], rng)
+        while state.turn is not None:
+            seat_view = view(state, state.turn)
+            bidding = state.phase is Phase.BIDDING
+            action = (basic if bidding and deals else expert).choose(seat_view)
+            assert action in legal_actions(state)
+            plays += not bidding
+            bids += bidding and not deals
+            state = apply(state, action)
+        deals += 1
+    assert bids > 0
 
 
 def test_a_bot_answers_from_the_legal_list_it_is_given() -> None:
