@@ -91,6 +91,10 @@ def postgres_url() -> Iterator[str]:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
+    return fast_settings(database_url)
+
+
+def fast_settings(database_url: str) -> Settings:
     """Settings for fast tests: bots move at once, no turn timer unless a test asks."""
     return Settings(
         database_url=database_url,

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
 from app.settings import Settings
-from tests.conftest import new_guest, serve, ws_client
+from tests.conftest import fast_settings, new_guest, serve, ws_client
 
 CLOSE_ELSEWHERE = 4307
 CLOSE_TOO_MANY = 4429
@@ -25,10 +25,9 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture
-def node_settings(settings: Settings) -> Settings:
-    if not settings.database_url.startswith("postgresql"):
-        pytest.skip("a cluster of nodes needs PostgreSQL (set TEST_DATABASE_URL)")
-    return settings
+def node_settings(postgres_url: str) -> Settings:
+    """A cluster of nodes needs PostgreSQL: without it these tests skip once, saying so."""
+    return fast_settings(postgres_url)
 
 
 def test_a_node_id_needs_postgresql() -> None:
