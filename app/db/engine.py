@@ -33,6 +33,12 @@ def is_sqlite(url: str) -> bool:
 
 
 SQLITE_BUSY_SECONDS = 30.0  # how long an SQLite statement waits for another process's lock
+IDLE_IN_TRANSACTION_SECONDS = 3.0
+"""PostgreSQL ends a session that sits this long inside a transaction. A node frozen in the
+middle of a group commit (SIGSTOP, a paused VM) would otherwise hold its rooms' lease rows
+locked (``SELECT … FOR UPDATE``) for as long as it is frozen, and the other nodes' take-over,
+which skips locked rows, could never take those rooms. Below the node lease (5 s), so the
+locks are gone before the lease is; our transactions never wait on anything but the database."""
 
 
 def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> AsyncEngine:
@@ -44,7 +50,14 @@ def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> A
         engine = create_async_engine(url, connect_args={"timeout": sqlite_busy_seconds})
         event.listen(engine.sync_engine, "connect", partial(_sqlite_pragmas, sqlite_busy_seconds))
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    idle = {"idle_in_transaction_session_timeout": str(int(IDLE_IN_TRANSACTION_SECONDS * 1000))}
+    return create_async_engine(
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        connect_args={"server_settings": idle},
+    )
 
 
 def _sqlite_pragmas(busy_seconds: float, dbapi_connection: Any, _record: Any) -> None:

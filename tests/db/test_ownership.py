@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.exc import DBAPIError
 
 from app.db import models as m
-from app.db.engine import make_engine
+from app.db.engine import IDLE_IN_TRANSACTION_SECONDS, make_engine
 from app.db.ownership import RoomLeases
 from app.db.store import LeaseLost, SqlStore
 from app.rooms.errors import RoomElsewhere, RoomError
@@ -279,3 +280,31 @@ async def test_renewing_rewrites_the_node_s_row_only_whatever_its_rooms(postgres
         assert await row_versions(postgres_url, "room_leases") == rooms_before
         nodes_after = await row_versions(postgres_url, "node_leases")
         assert all(nodes_after[n] != nodes_before[n] for n in ("a", "b"))
+
+
+async def test_a_node_frozen_inside_a_commit_does_not_keep_its_rooms(postgres_url: str) -> None:
+    """A node stopped (SIGSTOP) between its group commit's row locks and its COMMIT holds the
+    room's lease row locked; the take-over skips locked rows, so without PostgreSQL ending such a
+    session (``IDLE_IN_TRANSACTION_SECONDS``) the room would never move (seen: the frozen-node
+    test of tests/test_nodes.py timing out now and then)."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        frozen = make_engine(postgres_url)  # a's engine, as a frozen process leaves it
+        stack.push_async_callback(frozen.dispose)
+        connection = await frozen.connect()
+        await connection.execute(
+            text("SELECT 1 FROM room_leases WHERE room_code = :c FOR UPDATE"), {"c": code}
+        )
+        await expire(postgres_url, code)
+
+        async def taken() -> None:
+            while code not in await b.leases.take_over():
+                await asyncio.sleep(0.2)
+
+        await asyncio.wait_for(taken(), 5 * IDLE_IN_TRANSACTION_SECONDS)
+        assert await lease_of(postgres_url, code) == ("b", 2)
+        with pytest.raises(DBAPIError):  # the server ended the frozen session
+            await connection.rollback()
+        await connection.close()
