@@ -135,7 +135,6 @@ class Sampler:
         self._chain: _Hidden | None = None
         self._factors: list[float] = []
         self._hidden_declarations = any(d.cards is None for d in seat_view.declarations)
-        self._trick_of = [i // seats for i in range(len(know.plays))]
 
     def sample(self, rng: random.Random, tries: int = 30) -> DealState | None:
         """A full deal consistent with the view, or None if none was found in `tries` draws.
@@ -154,10 +153,7 @@ class Sampler:
             if dealt is None:
                 continue
             places, declared, _free = dealt
-            shown = [0] * self.seats  # declared cards were playable then (OB-13)
-            for d, cards in zip(self.view.declarations, declared, strict=True):
-                shown[d.seat] |= mask_of(cards)
-            deal = self._as_dealt(places, shown, rng)
+            deal = self._as_dealt(places, rng)
             if deal is None:
                 self._chain = None
                 continue
@@ -292,7 +288,7 @@ class Sampler:
                     break
         return places, declared, pool
 
-    def _as_dealt(self, places: list[int], shown: list[int], rng: random.Random) -> _Deal | None:
+    def _as_dealt(self, places: list[int], rng: random.Random) -> _Deal | None:
         """Where each card was dealt: hand cards (now held or played from the hand), pairs and
         table stacks; None if the cards played cannot be placed on the stacks."""
         seats = self.seats
@@ -303,7 +299,7 @@ class Sampler:
             played = know.played[s]
             own: list[tuple[int, int]] = []
             if self.ruleset.stacks:
-                laid = self._stacks_of(s, places[2 * seats + s], shown[s], rng)
+                laid = self._stacks_from_view(s, places[2 * seats + s], rng)
                 if laid is None:
                     return None
                 own = laid
@@ -322,87 +318,6 @@ class Sampler:
         rest = list(bits(places[-1]))
         rng.shuffle(rest)
         return _Deal(hands, pairs, stacks, rest)
-
-    def _stacks_of(
-        self, seat: int, downs: int, declared: int, rng: random.Random
-    ) -> list[tuple[int, int]] | None:
-        """Seat's table stacks as dealt (OB-2..OB-5). A stack still covered keeps its face-up
-        card over a sampled face-down one; for the others, some of the cards the seat played were
-        the stack's face-up card and, if that turned card is gone too, the one under it. A card
-        the seat could not have played when it followed earlier (OB-10: the rules judge the
-        playable cards only) was still face down then: its cover was played no earlier; a card
-        it declared was face up by its declaring card (OB-13, TWO-2): never turned, or turned
-        by a cover played in the first trick when the second card may declare."""
-        assert self.view.stacks is not None
-        if self.view.played_from is not None:
-            return self._stacks_from_view(seat, downs, rng)
-        know = self.knowledge
-        current = len(self.view.tricks)
-        at_once = self.ruleset.house_rules.open_reveal == "at_once"
-        mine = [
-            (self._trick_of[i], p.card, know.by_play[i])
-            for i, p in enumerate(know.plays)
-            if p.seat == seat
-        ]
-
-        def hidden_until(card: int, before: int) -> int:
-            """The last trick before `before` in which `card` could not have been playable."""
-            return max((t for t, _c, f in mine if t < before and f >> card & 1), default=-1)
-
-        hidden = list(bits(downs))
-        rng.shuffle(hidden)
-        laid: list[tuple[int, int] | None] = []
-        visible_turned: list[tuple[int, int]] = []  # (stack, turned card) whose cover was played
-        emptied: list[int] = []
-        taken: set[int] = set()
-        for k, (up, covered) in enumerate(self.view.stacks[seat]):
-            if up is not None and covered:
-                laid.append((int(up), hidden.pop()))
-            elif covered:  # OB-11 `trick_end`: the cover is this seat's card of the current trick
-                this_trick = next(c for t, c, _f in mine if t == current)
-                taken.add(this_trick)
-                laid.append((this_trick, hidden.pop()))
-            elif up is not None:
-                visible_turned.append((k, int(up)))
-                laid.append(None)
-            else:
-                emptied.append(k)
-                laid.append(None)
-        free = [(t, c) for t, c, _f in mine if c not in taken]
-        must_turn = [(t, c) for t, c in free if hidden_until(c, t) >= 0]
-        if len(must_turn) > len(emptied):
-            return None
-        first_tricks = self.ruleset.declaration_tricks - 1
-
-        def cover_before(card: int, played: int) -> int:
-            """A turned card's cover was played before this trick."""
-            return min(played, first_tricks) if declared >> card & 1 else played
-
-        could_turn = [(t, c) for t, c in free if cover_before(c, t) > 0 and (t, c) not in must_turn]
-        rng.shuffle(could_turn)
-        turned = must_turn + could_turn[: len(emptied) - len(must_turn)]
-        if len(turned) < len(emptied):
-            return None
-        spare = [(t, c) for t, c in free if (t, c) not in turned]
-        rng.shuffle(spare)
-        for k, (t_down, down) in zip(emptied, turned, strict=True):
-            low = hidden_until(down, t_down)
-            high = cover_before(down, t_down)
-            cover = next((p for p in spare if low <= p[0] < high), None)
-            if cover is None:
-                return None
-            spare.remove(cover)
-            laid[k] = (cover[1], down)
-        last = current + 1 if at_once else current  # a cover of this trick still shows under it
-        for k, down in visible_turned:
-            low = hidden_until(down, current + 1)
-            high = cover_before(down, last)
-            cover = next((p for p in spare if low <= p[0] < high), None)
-            if cover is None:
-                return None
-            spare.remove(cover)
-            laid[k] = (cover[1], down)
-        return [s for s in laid if s is not None]
 
     def _stacks_from_view(
         self, seat: int, downs: int, rng: random.Random
