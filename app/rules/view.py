@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from .actions import Action, Bid
-from .cards import CARDS, SUIT_NAMES, Card
+from .cards import CARD_NAMES, CARDS, SUIT_NAMES, Card
 from .contracts import TABLES, Contract
 from .deal import DealState, Phase, Trick, legal_actions
 from .ruleset import Ruleset
@@ -30,12 +29,12 @@ class _ByIdentity:
     action; the memo keeps each part alive until it is cleared (at ``size`` entries), so that
     an id is never another object's while it is here. The forms are shared: read only."""
 
-    def __init__(self, make: Callable[[Any], list[Any]], size: int = 4096) -> None:
+    def __init__(self, make: Callable[[Any], Any], size: int = 4096) -> None:
         self._make = make
         self._size = size
-        self._memo: dict[int, tuple[object, list[Any]]] = {}
+        self._memo: dict[int, tuple[object, Any]] = {}
 
-    def __call__(self, part: tuple[Any, ...]) -> list[Any]:
+    def __call__(self, part: object) -> Any:
         hit = self._memo.get(id(part))
         if hit is not None and hit[0] is part:
             return hit[1]
@@ -58,8 +57,9 @@ def _bids_wire(bids: tuple[Bid, ...]) -> list[dict[str, Any]]:
 
 _TRICKS = _ByIdentity(_tricks_wire)
 _BIDS = _ByIdentity(_bids_wire)
-_rules_wire: Callable[[Ruleset], dict[str, Any]] = lru_cache(maxsize=256)(Ruleset.to_dict)
-"""A table's rules, the same for all its states (shared: read only)."""
+_rules_wire: Callable[[Ruleset], dict[str, Any]] = _ByIdentity(Ruleset.to_dict, size=256)
+"""A table's rules: every state of a table holds the same `Ruleset` object (by identity: hashing
+a ruleset costs more than the rest of the lookup; shared: read only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ def _own_wire(
     key (their `action` events say `auto` instead), a snapshot does."""
     own: dict[str, Any] = {
         "seat": seat,
-        "hand": None if hand is None else [str(c) for c in hand],
+        "hand": None if hand is None else [CARD_NAMES[c] for c in hand],
         "legal": [a.to_dict() for a in legal],
     }
     if played_for_you:
