@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ui
+from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -105,3 +106,47 @@ def test_sound_is_off_until_asked_for_and_the_tab_says_your_turn(new_page: Any) 
     page.click("#leave-go")
     page.wait_for_selector("#create-form")
     assert not page.title().startswith("●")  # away from the table, the tab is quiet again
+
+
+# On a phone's narrow side seats: is each seat's name shown whole, and is a declaration's name
+# kept on one line? The bubble is made as room.js makes one (a name, then the cards).
+SIDE_SEATS = """() => {
+  const out = [];
+  for (const pos of ['left', 'right']) {
+    const seat = document.querySelector(`.seat.pos-${pos}`);
+    const name = seat.querySelector('.seat-name');
+    let extras = seat.querySelector('.seat-extras');
+    if (!extras) {
+      extras = document.createElement('div'); extras.className = 'seat-extras'; seat.append(extras);
+    }
+    const bubble = document.createElement('span'); bubble.className = 'bubble decl';
+    const kind = document.createTextNode('Cinquante');
+    bubble.append(kind, ' ');
+    for (const c of ['A♥', 'K♥', 'Q♥', 'J♥']) {
+      const card = document.createElement('span');
+      card.className = 'ctext red';
+      card.textContent = c;
+      bubble.append(card);
+    }
+    extras.append(bubble);
+    const range = document.createRange(); range.selectNodeContents(kind);
+    out.push({
+      pos, name: name.textContent,
+      nameWhole: name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight,
+      kindLines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+    });
+    bubble.remove();
+  }
+  return out;
+}"""
+
+
+def test_a_phone_s_side_seats_show_names_and_declarations_whole(new_page: Any) -> None:
+    page = new_page(viewport=PHONE, locale="fr-FR")
+    ui.set_name(page, "Amélie")
+    ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    page.wait_for_selector(".seat.pos-left .seat-name")
+    for seat in page.evaluate(SIDE_SEATS):
+        assert seat["nameWhole"], seat  # "Robot 4", not "Ro…"
+        assert seat["kindLines"] == 1, seat  # "Cinquante", not "Cinqu" / "ante"
