@@ -701,9 +701,12 @@ export function showRoom(app, code) {
         if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }));
         if (actsAsHost()) {
           if (!isHost()) parts.push(h("p", { class: "note", text: t("host_away") }));
-          const fill = h("input", { type: "checkbox", id: "fill-bots", checked: true });
+          // A rated room's match counts only with people in every seat: its empty seats are
+          // not filled with bots unless the host asks (the note says what that costs).
+          const fill = h("input", { type: "checkbox", id: "fill-bots", checked: !room.rated });
           parts.push(
             h("label", { for: "fill-bots", class: "fill" }, fill, " ", t("fill_with_bots")),
+            room.rated ? h("p", { class: "note fill-note", text: t("fill_unrates") }) : null,
             h("button", {
               type: "button",
               class: "primary",

@@ -130,7 +130,8 @@ def test_seat_names_on_a_phone_stay_on_one_line(new_page: Any, preset: str) -> N
 def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -> None:
     """The lobby's list and the table show "Rated" for a room whose matches count for ratings
     (and "Not rated" while a bot holds a seat); the create form offers the expert bots with a
-    line on what they do."""
+    line on what they do. Starting a rated room does not fill its seats with bots unless the host
+    asks."""
     page = new_page()
     ui.set_name(page, "Rater")
     page.wait_for_selector("#create-form")
@@ -141,6 +142,9 @@ def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -
     code = ui.create_room(page, public=True)
     badge = page.wait_for_selector("#room-top .badge.rated")
     assert badge.inner_text() == "Rated" and "ratings" in (badge.get_attribute("title") or "")
+    # Its empty seats are not filled with bots by default: a bot would make the match unrated.
+    assert not page.is_checked("#fill-bots")
+    assert page.inner_text(".fill-note") == "A bot in a seat makes the match unrated."
     assert page.evaluate("() => window.__belote.state.room.bot_level") == "expert"
     page.click(".seat[data-seat='1'] button.add-bot")  # a match with a bot is never rated
     page.wait_for_selector("#room-top .badge.rated.off:has-text('Not rated: a bot plays')")
