@@ -73,7 +73,16 @@ def deal(match_id: str, number: int) -> DealStarted:
     return DealStarted(match_id, number, number % 4, secrets.token_hex(32), 16, DECK, 0)
 
 
-async def play(store: SqlStore, code: str, deal_actions: int, until: list[float]) -> None:
+def busy(seconds: float) -> None:
+    """Hold the event loop (and the GIL) like a room working out its action and its frames."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+async def play(
+    store: SqlStore, code: str, deal_actions: int, work: float, until: list[float]
+) -> None:
     """One room: create it, start a match, then store actions until ``until[0]``."""
     seats = tuple(SeatRecord(f"p{i}", f"P{i}", i > 0) for i in range(4))
     config = RoomConfig(code, "host", {"preset": "bulgarian"}, 151, True, 0)
@@ -89,6 +98,7 @@ async def play(store: SqlStore, code: str, deal_actions: int, until: list[float]
     await store.commit(code, version, start)
     number, seq = 1, 0
     while time.perf_counter() < until[0]:
+        busy(work)
         action = {"play": DECK[seq % 32], "seat": seq % 4}
         ops: list[Op] = [ActionTaken(match_id, number, seq, action, seq % 7 == 0)]
         seq += 1
@@ -105,7 +115,7 @@ async def play(store: SqlStore, code: str, deal_actions: int, until: list[float]
 
 
 async def run(
-    url: str, rooms: int, seconds: float, warmup: float, deal_actions: int
+    url: str, rooms: int, seconds: float, warmup: float, deal_actions: int, work: float
 ) -> dict[str, Any]:
     await prepare(url)
     engine = make_engine(url)
@@ -117,7 +127,7 @@ async def run(
     store.start()
     until = [time.perf_counter() + 3600]
     codes = [f"R{i:04d}" for i in range(rooms)]
-    tasks = [asyncio.create_task(play(store, c, deal_actions, until)) for c in codes]
+    tasks = [asyncio.create_task(play(store, c, deal_actions, work, until)) for c in codes]
     await asyncio.sleep(warmup)
     stats = store.stats
     groups, batches = stats.groups, stats.batches
@@ -138,7 +148,9 @@ async def run(
         "actions": actions,
         "actions_per_sec": round(actions / wall, 1),
         "batches_per_group": round(batches / groups, 2),
+        "room_work_us": round(1e6 * work, 1),
         "cpu_us_per_action": round(1e6 * cpu / actions, 1),
+        "store_cpu_us_per_action": round(1e6 * cpu / actions - 1e6 * work, 1),
         "failed_batches": stats.failed_batches,
     }
 
@@ -149,6 +161,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--deal-actions", type=int, default=20, help="actions per deal")
+    parser.add_argument(
+        "--room-work-us",
+        type=float,
+        default=0.0,
+        help="CPU each room spends on the event loop before each action (the rest of a server)",
+    )
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL")
     with tempfile.TemporaryDirectory() as folder:
@@ -156,7 +174,16 @@ def main() -> None:
             url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.sqlite3'}"
         elif "bench" not in url.rsplit("/", 1)[-1] and "test" not in url.rsplit("/", 1)[-1]:
             raise SystemExit("bench.store wipes the database: use one named *bench* or *test*")
-        result = asyncio.run(run(url, args.rooms, args.seconds, args.warmup, args.deal_actions))
+        result = asyncio.run(
+            run(
+                url,
+                args.rooms,
+                args.seconds,
+                args.warmup,
+                args.deal_actions,
+                args.room_work_us / 1e6,
+            )
+        )
     print(orjson.dumps(result).decode())
 
 
