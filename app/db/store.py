@@ -24,6 +24,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy import (
+    ARRAY,
     BindParameter,
     ColumnElement,
     Connection,
@@ -31,18 +32,21 @@ from sqlalchemy import (
     Delete,
     Insert,
     Table,
-    UpdateBase,
+    Text,
     and_,
     bindparam,
     delete,
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 from app.db import models as m
 from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions
@@ -97,8 +101,9 @@ class _Raw:
     once.
     """
 
-    def __init__(self, statement: UpdateBase, dialect: Dialect) -> None:
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
         names = compiled.positiontup
         if names is None:
             raise ValueError(f"{dialect.name}: the store needs a positional paramstyle")
@@ -155,6 +160,28 @@ def _prune_chat(keep: int) -> Delete:
     return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
 
 
+_PG_LOG = text(
+    """
+    WITH logged AS (
+        INSERT INTO actions (deal_id, seq, action, auto, created_at)
+        SELECT a.deal_id, a.seq, CAST(a.action AS json), a.auto, :now
+        FROM unnest(:deal_ids, :seqs, :payloads, :autos) AS a(deal_id, seq, action, auto)
+    )
+    UPDATE rooms SET version = v.version, updated_at = :now
+    FROM unnest(:room_ids, :versions) AS v(id, version)
+    WHERE rooms.id = v.id
+    """
+).bindparams(
+    bindparam("now", type_=ACTIONS.c.created_at.type),
+    bindparam("deal_ids", type_=ARRAY(ACTIONS.c.deal_id.type)),
+    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
+    bindparam("payloads", type_=ARRAY(Text())),  # JSON text: the column's own serializer
+    bindparam("autos", type_=ARRAY(ACTIONS.c.auto.type)),
+    bindparam("room_ids", type_=ARRAY(ROOMS.c.id.type)),
+    bindparam("versions", type_=ARRAY(ROOMS.c.version.type)),
+)
+
+
 def _binds(*names: str) -> dict[str, BindParameter[Any]]:
     return {name: bindparam(name) for name in names}
 
@@ -164,8 +191,17 @@ class _Statements:
     the rare ones (a room created, seated, a match started) stay plain Core."""
 
     def __init__(self, dialect: Dialect, chat_history: int) -> None:
-        def raw(statement: UpdateBase) -> _Raw:
+        def raw(statement: ClauseElement) -> _Raw:
             return _Raw(statement, dialect)
+
+        # PostgreSQL: a group's action rows and room versions in one statement, as arrays. Each
+        # statement is a round trip, and asyncpg's executemany costs per row on the client.
+        self.log: _Raw | None = None
+        if dialect.name == "postgresql":
+            self.log = raw(_PG_LOG)
+        processor = ACTIONS.c.action.type.dialect_impl(dialect).bind_processor(dialect)
+        assert processor is not None  # JSON is serialized by SQLAlchemy, not by the driver
+        self.action_json: Callable[[Any], str] = processor
 
         self.action = raw(
             insert(ACTIONS).values(
@@ -279,14 +315,28 @@ class _GroupRows:
 
     def write(self, connection: Connection, statements: _Statements) -> None:
         now = datetime.now(UTC)  # one timestamp for the group: bound once
-        if self.actions:
-            statements.action.run(connection, self.actions, now=now)
+        if statements.log is not None:
+            if self.versions:  # none when the fence refused every batch (nor any action)
+                payload = statements.action_json
+                statements.log.one(
+                    connection,
+                    now=now,
+                    deal_ids=[a["deal_id"] for a in self.actions],
+                    seqs=[a["seq"] for a in self.actions],
+                    payloads=[payload(a["action"]) for a in self.actions],
+                    autos=[a["auto"] for a in self.actions],
+                    room_ids=[v["room_id"] for v in self.versions],
+                    versions=[v["version"] for v in self.versions],
+                )
+        else:
+            if self.actions:
+                statements.action.run(connection, self.actions, now=now)
+            if self.versions:
+                statements.version.run(connection, self.versions, now=now)
         if self.chat:
             statements.chat.run(connection, self.chat)
             rooms = [{"room_id": r} for r in {c["room_id"] for c in self.chat}]
             statements.prune_chat.run(connection, rooms)
-        if self.versions:  # none when the fence refused every batch
-            statements.version.run(connection, self.versions, now=now)
 
 
 class SqlStore:
