@@ -17,28 +17,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy import (
+    ARRAY,
+    BindParameter,
     ColumnElement,
     Connection,
+    CursorResult,
     Delete,
     Insert,
     Table,
+    Text,
     and_,
     bindparam,
     delete,
     insert,
     or_,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 from app.db import models as m
 from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions
@@ -79,11 +87,62 @@ DEALS = _TABLES["deals"]
 ACTIONS = _TABLES["actions"]
 CHAT = _TABLES["chat_messages"]
 
-_BUMP_VERSION = (
-    update(ROOMS)
-    .where(ROOMS.c.id == bindparam("room_id"))
-    .values(version=bindparam("version"), updated_at=bindparam("now"))
-)
+
+class _Raw:
+    """A statement compiled once for the store's dialect, run with rows of plain tuples.
+
+    ``Connection.execute`` of a Core statement does, at each call, work that never changes for
+    the statements a group runs every time: it computes the statement's cache key to find its
+    compiled form, builds and processes a dict of parameters per row and sets up the result
+    for the ORM's use. Here that is done once: a row becomes a tuple through the bind processors
+    SQLAlchemy would apply (the stored values are the same), and goes to the driver by
+    ``exec_driver_sql``, which still wraps the driver's errors and notices a lost connection.
+    Values that are the same for every row of a group (``fixed``: its timestamp) are processed
+    once.
+    """
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        names = compiled.positiontup
+        if names is None:
+            raise ValueError(f"{dialect.name}: the store needs a positional paramstyle")
+        self.sql = compiled.string
+        self._processors: dict[str, Callable[[Any], Any] | None] = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name, bind in compiled.binds.items()
+        }
+        self._names = names
+        # Values written into the statement (a LIMIT): the same in every row.
+        self._constants = {
+            name: self._process(name, bind.effective_value)
+            for name, bind in compiled.binds.items()
+            if not bind.required
+        }
+
+    def _process(self, name: str, value: Any) -> Any:
+        process = self._processors[name]
+        return value if process is None else process(value)
+
+    def run(
+        self, connection: Connection, rows: Sequence[Mapping[str, Any]], **fixed: Any
+    ) -> CursorResult[Any]:
+        """Execute once per row of ``rows`` (one ``executemany``); ``fixed`` adds to each."""
+        constants = self._constants | {name: self._process(name, v) for name, v in fixed.items()}
+        steps = [(name, self._processors[name]) for name in self._names]
+        tuples = [
+            tuple(
+                constants[name] if name in constants else row[name] if p is None else p(row[name])
+                for name, p in steps
+            )
+            for row in rows
+        ]
+        if len(tuples) == 1:
+            return connection.exec_driver_sql(self.sql, tuples[0])
+        return connection.exec_driver_sql(self.sql, tuples)
+
+    def one(self, connection: Connection, **values: Any) -> CursorResult[Any]:
+        return self.run(connection, [values])
 
 
 def _prune_chat(keep: int) -> Delete:
@@ -99,6 +158,99 @@ def _prune_chat(keep: int) -> Delete:
         .scalar_subquery()
     )
     return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
+
+
+_PG_LOG = text(
+    """
+    WITH logged AS (
+        INSERT INTO actions (deal_id, seq, action, auto, created_at)
+        SELECT a.deal_id, a.seq, CAST(a.action AS json), a.auto, :now
+        FROM unnest(:deal_ids, :seqs, :payloads, :autos) AS a(deal_id, seq, action, auto)
+    )
+    UPDATE rooms SET version = v.version, updated_at = :now
+    FROM unnest(:room_ids, :versions) AS v(id, version)
+    WHERE rooms.id = v.id
+    """
+).bindparams(
+    bindparam("now", type_=ACTIONS.c.created_at.type),
+    bindparam("deal_ids", type_=ARRAY(ACTIONS.c.deal_id.type)),
+    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
+    bindparam("payloads", type_=ARRAY(Text())),  # JSON text: the column's own serializer
+    bindparam("autos", type_=ARRAY(ACTIONS.c.auto.type)),
+    bindparam("room_ids", type_=ARRAY(ROOMS.c.id.type)),
+    bindparam("versions", type_=ARRAY(ROOMS.c.version.type)),
+)
+
+
+def _binds(*names: str) -> dict[str, BindParameter[Any]]:
+    return {name: bindparam(name) for name in names}
+
+
+class _Statements:
+    """The writes a group makes for every action and every deal, compiled once (``_Raw``);
+    the rare ones (a room created, seated, a match started) stay plain Core."""
+
+    def __init__(self, dialect: Dialect, chat_history: int) -> None:
+        def raw(statement: ClauseElement) -> _Raw:
+            return _Raw(statement, dialect)
+
+        # PostgreSQL: a group's action rows and room versions in one statement, as arrays. Each
+        # statement is a round trip, and asyncpg's executemany costs per row on the client.
+        self.log: _Raw | None = None
+        if dialect.name == "postgresql":
+            self.log = raw(_PG_LOG)
+        processor = ACTIONS.c.action.type.dialect_impl(dialect).bind_processor(dialect)
+        assert processor is not None  # JSON is serialized by SQLAlchemy, not by the driver
+        self.action_json: Callable[[Any], str] = processor
+
+        self.action = raw(
+            insert(ACTIONS).values(
+                **_binds("deal_id", "seq", "action", "auto"),
+                created_at=bindparam("now"),
+            )
+        )
+        self.version = raw(
+            update(ROOMS)
+            .where(ROOMS.c.id == bindparam("room_id"))
+            .values(version=bindparam("version"), updated_at=bindparam("now"))
+        )
+        self.chat = raw(
+            insert(CHAT).values(**_binds("room_id", "seat", "player_id", "name", "text", "at"))
+        )
+        self.prune_chat = raw(_prune_chat(chat_history))
+        self.deal = raw(
+            insert(DEALS)
+            .values(
+                **_binds(
+                    "match_id",
+                    "number",
+                    "dealer",
+                    "seed",
+                    "cut",
+                    "deck",
+                    "hanging_in",
+                    "commitment",
+                    "contributions",
+                    "finished",
+                )
+            )
+            .returning(DEALS.c.id)
+        )
+        self.next_seed = raw(
+            update(ROOMS)
+            .where(ROOMS.c.id == bindparam("room_id"))
+            .values(next_seed=bindparam("seed"))
+        )
+        self.deal_finished = raw(
+            update(DEALS)
+            .where(DEALS.c.id == bindparam("deal_id"))
+            .values(finished=True, contract=bindparam("contract"), result=bindparam("result"))
+        )
+        self.match_progress = raw(
+            update(MATCHES)
+            .where(MATCHES.c.id == bindparam("match_id"))
+            .values(**_binds("scoresheet", "finished", "winner", "finished_at"))
+        )
 
 
 class Fence(Protocol):
@@ -161,17 +313,30 @@ class _GroupRows:
     chat: list[dict[str, Any]] = field(default_factory=list)
     versions: list[dict[str, Any]] = field(default_factory=list)
 
-    def write(self, connection: Connection, prune_chat: Delete) -> None:
-        if self.actions:
-            connection.execute(insert(ACTIONS), self.actions)
+    def write(self, connection: Connection, statements: _Statements) -> None:
+        now = datetime.now(UTC)  # one timestamp for the group: bound once
+        if statements.log is not None:
+            if self.versions:  # none when the fence refused every batch (nor any action)
+                payload = statements.action_json
+                statements.log.one(
+                    connection,
+                    now=now,
+                    deal_ids=[a["deal_id"] for a in self.actions],
+                    seqs=[a["seq"] for a in self.actions],
+                    payloads=[payload(a["action"]) for a in self.actions],
+                    autos=[a["auto"] for a in self.actions],
+                    room_ids=[v["room_id"] for v in self.versions],
+                    versions=[v["version"] for v in self.versions],
+                )
+        else:
+            if self.actions:
+                statements.action.run(connection, self.actions, now=now)
+            if self.versions:
+                statements.version.run(connection, self.versions, now=now)
         if self.chat:
-            connection.execute(insert(CHAT), self.chat)
-            connection.execute(
-                prune_chat, [{"room_id": r} for r in {c["room_id"] for c in self.chat}]
-            )
-        if self.versions:  # none when the fence refused every batch
-            now = datetime.now(UTC)
-            connection.execute(_BUMP_VERSION, [{**v, "now": now} for v in self.versions])
+            statements.chat.run(connection, self.chat)
+            rooms = [{"room_id": r} for r in {c["room_id"] for c in self.chat}]
+            statements.prune_chat.run(connection, rooms)
 
 
 class SqlStore:
@@ -188,7 +353,7 @@ class SqlStore:
         self._sessions = make_sessionmaker(engine)
         self._transactions = make_transactions(engine, sqlite_busy_seconds)
         self._chat_history = chat_history
-        self._prune_chat = _prune_chat(chat_history)
+        self._statements: _Statements | None = None  # compiled for the dialect at first use
         self._queue: asyncio.Queue[_Batch] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         # Room ids and deal ids do not change once written: cache them to save a query per write.
@@ -305,6 +470,9 @@ class SqlStore:
         self, batches: Sequence[_Batch], attempt: _Attempt, connection: Connection
     ) -> None:
         """The whole group, in one transaction (run by ``Transactions``, maybe in a thread)."""
+        statements = self._statements
+        if statements is None:
+            statements = self._statements = _Statements(connection.dialect, self._chat_history)
         rows = _GroupRows()
         if self._fence is not None:
             created = [b.code for b in batches if _creates(b)]
@@ -315,9 +483,9 @@ class SqlStore:
                 continue
             room_id = self._room_id(connection, batch)
             for op in batch.ops:
-                self._apply(connection, room_id, op, rows)
+                self._apply(connection, statements, room_id, op, rows)
             rows.versions.append({"room_id": room_id, "version": batch.version})
-        rows.write(connection, self._prune_chat)
+        rows.write(connection, statements)
         attempt.written = True  # only the commit is left
 
     def _room_id(self, connection: Connection, batch: _Batch) -> int:
@@ -351,7 +519,14 @@ class SqlStore:
             cached = self._deal_ids[key] = found
         return cached
 
-    def _apply(self, connection: Connection, room_id: int, op: Op, rows: _GroupRows) -> None:
+    def _apply(
+        self,
+        connection: Connection,
+        statements: _Statements,
+        room_id: int,
+        op: Op,
+        rows: _GroupRows,
+    ) -> None:
         """Write the rare ops at once (in order); queue the frequent ones in ``rows``."""
         match op:
             case RoomCreated():
@@ -389,48 +564,42 @@ class SqlStore:
                     update(ROOMS).where(ROOMS.c.id == room_id).values(current_match_id=op.match_id)
                 )
             case DealStarted():
-                deal_id = _insert_returning_id(
+                deal_id = statements.deal.one(
                     connection,
-                    insert(DEALS).values(
-                        match_id=op.match_id,
-                        number=op.number,
-                        dealer=op.dealer,
-                        seed=op.seed,
-                        cut=op.cut,
-                        deck=list(op.deck),
-                        hanging_in=op.hanging_in,
-                        commitment=op.commitment,
-                        contributions=list(op.contributions),
-                        finished=False,
-                    ),
-                )
-                self._deal_ids[(op.match_id, op.number)] = deal_id
+                    match_id=op.match_id,
+                    number=op.number,
+                    dealer=op.dealer,
+                    seed=op.seed,
+                    cut=op.cut,
+                    deck=list(op.deck),
+                    hanging_in=op.hanging_in,
+                    commitment=op.commitment,
+                    contributions=list(op.contributions),
+                    finished=False,
+                ).scalar_one()
+                self._deal_ids[(op.match_id, op.number)] = int(deal_id)
             case ShuffleCommitted(seed=seed):
-                connection.execute(
-                    update(ROOMS).where(ROOMS.c.id == room_id).values(next_seed=seed)
-                )
+                statements.next_seed.one(connection, room_id=room_id, seed=seed)
             case ActionTaken():
                 deal_id = self._deal_id(connection, op.match_id, op.number)
                 rows.actions.append(
                     {"deal_id": deal_id, "seq": op.seq, "action": op.action, "auto": op.auto}
                 )
             case DealFinished():
-                deal_id = self._deal_id(connection, op.match_id, op.number)
-                connection.execute(
-                    update(DEALS)
-                    .where(DEALS.c.id == deal_id)
-                    .values(finished=True, contract=op.contract, result=op.result)
+                statements.deal_finished.one(
+                    connection,
+                    deal_id=self._deal_id(connection, op.match_id, op.number),
+                    contract=op.contract,
+                    result=op.result,
                 )
             case MatchProgress():
-                connection.execute(
-                    update(MATCHES)
-                    .where(MATCHES.c.id == op.match_id)
-                    .values(
-                        scoresheet=op.scoresheet,
-                        finished=op.finished,
-                        winner=op.winner,
-                        finished_at=datetime.now(UTC) if op.finished else None,
-                    )
+                statements.match_progress.one(
+                    connection,
+                    match_id=op.match_id,
+                    scoresheet=op.scoresheet,
+                    finished=op.finished,
+                    winner=op.winner,
+                    finished_at=datetime.now(UTC) if op.finished else None,
                 )
             case ChatPosted():
                 rows.chat.append(
