@@ -15,9 +15,10 @@ It is found through ``KeepRawSend``, an ASGI middleware that remembers the serve
 server, WebSocket implementation or middleware order simply finds none, and the connection
 keeps to ASGI (``app.transport.ws.Connection`` falls back to its outbox and writer task). The
 fallback is also taken whenever the transport has paused writing (flow control: its buffer is
-above the high-water mark) or the connection is closing, so a client that does not read still
-fills a bounded outbox and is cut off (4408); uvicorn's private attributes this relies on are
-pinned by the ``uvicorn`` lower bound in pyproject.toml and checked in tests/transport.
+above the high-water mark), so a client that does not read still fills a bounded outbox and is
+cut off (4408). uvicorn's attributes this relies on (``conn``, ``transport``, ``writable``, the
+flow control of 0.52.1) are pinned by the ``uvicorn`` lower bound in pyproject.toml and
+exercised on uvicorn's own protocol object in tests/transport/test_direct.py.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
-from websockets.protocol import State
 
 RAW_SEND = "belote.raw_send"  # the scope key of the server's own ``send``
 
@@ -66,15 +66,10 @@ class DirectWriter:
 
     @property
     def usable(self) -> bool:
-        """Whether a frame may be written now: the connection is open (no close sent, received
-        or lost) and the transport is not holding back (``pause_writing``)."""
-        protocol = self._protocol
-        return (
-            protocol.writable.is_set()
-            and not protocol.close_sent
-            and not protocol.disconnected
-            and protocol.conn.state is State.OPEN
-        )
+        """Whether a frame may be written now: the transport is not holding back
+        (``pause_writing``: its buffer is above the high-water mark). A connection that closes
+        or is lost meanwhile drops what it is given, as it would through ASGI (``flush``)."""
+        return self._protocol.writable.is_set()
 
     def send(self, frame: str) -> None:
         """Write ``frame`` at the end of this turn of the loop, with the others given in it."""
@@ -95,5 +90,6 @@ class DirectWriter:
                 conn.send_text(frame.encode())
         except InvalidState:  # closed since: the reader sees the disconnect, as through ASGI
             return
-        if not protocol.transport.is_closing():
-            protocol.transport.write(b"".join(conn.data_to_send()))
+        data = b"".join(conn.data_to_send())
+        if not protocol.transport.is_closing():  # lost: nobody reads it any more
+            protocol.transport.write(data)

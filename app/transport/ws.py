@@ -155,6 +155,11 @@ class Connection:
     def player_id(self) -> str | None:
         return None if self.player is None else self.player.id
 
+    @property
+    def writes_directly(self) -> bool:
+        """Whether the server's connection was found for ``DirectWriter`` (else: ASGI only)."""
+        return self._direct is not None
+
     def send(self, frame: str) -> None:
         if self.overflowed:
             return
