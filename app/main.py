@@ -39,6 +39,7 @@ from app.rooms.matchmaking import Matchmaker
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
 from app.settings import Settings
+from app.transport.direct import KeepRawSend
 from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -181,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     wire_stats = WireStats()
     app.add_middleware(ClientSecurityHeaders)
+    app.add_middleware(KeepRawSend)  # added last, so it runs first: the server's own send
     app.include_router(my_rooms.router)
     app.include_router(players.router)
     app.include_router(rooms.router)

@@ -9,33 +9,50 @@ the same WebSocket implementation, frame limit and deflate setting), the event l
 kernel's socket work. The room's cost per action is then read against it
 (``server_cpu_us_per_action / echo_cpu_us_per_round_trip``). A one-route Starlette app, not a
 route of the production app: the production middleware would be counted as floor otherwise.
+
+Frames go back the way the app sends its own: through ``app.transport.ws.Connection``, which
+writes them straight to uvicorn's connection (``app.transport.direct``, found through the same
+``KeepRawSend`` middleware) and falls back to its outbox and writer task otherwise. The floor
+is that of the stack the app ships, its send path included, not of Starlette's ``send_text``.
 """
 
 from __future__ import annotations
 
+import asyncio
+
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.__main__ import raise_file_limit, server_options, tune_gc
 from app.settings import Settings
+from app.transport.direct import DirectWriter, KeepRawSend
+from app.transport.ws import Connection
+
+OUTBOX_LIMIT = Settings().outbox_limit
 
 
 async def echo(websocket: WebSocket) -> None:
     await websocket.accept()
+    connection = Connection(websocket, OUTBOX_LIMIT, DirectWriter.of(websocket.scope))
+    writer = asyncio.create_task(connection.write_loop())
     try:
         while True:
-            await websocket.send_text(await websocket.receive_text())
+            connection.send(await websocket.receive_text())
     except WebSocketDisconnect:
         return
+    finally:
+        writer.cancel()
 
 
 def main() -> None:
     options = server_options(Settings())
     tune_gc()
     raise_file_limit(options["limit_concurrency"])
-    uvicorn.run(Starlette(routes=[WebSocketRoute("/echo", echo)]), **options)
+    routes = [WebSocketRoute("/echo", echo)]
+    uvicorn.run(Starlette(routes=routes, middleware=[Middleware(KeepRawSend)]), **options)
 
 
 if __name__ == "__main__":

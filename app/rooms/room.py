@@ -64,7 +64,12 @@ from app.tasks import stop_task
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+Reply = Callable[[int], None]
+"""Told a command's result (the room's version) inside the actor: ``Room._call``."""
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+_Queued = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]", Callable[[Any], None] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +139,7 @@ class Room:
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[str, None]] = {}
-        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = (
-            asyncio.Queue()
-        )
+        self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.closed = False  # stopped for good: this object is done, the room lives on in storage
         self.last_active = time.monotonic()  # when a command last ran or the room was handed out
@@ -220,7 +223,7 @@ class Room:
         task, self._task = self._task, None
         await stop_task(task)
         while not self._queue.empty():  # queued too late: refused, or their callers would hang
-            _command, future = self._queue.get_nowait()
+            _command, future, _reply = self._queue.get_nowait()
             if not future.done():
                 future.set_exception(_closed())
         if moved:
@@ -239,7 +242,7 @@ class Room:
 
     async def _run(self) -> None:
         while True:
-            command, future = await self._queue.get()
+            command, future, reply = await self._queue.get()
             self.touch()
             if future.cancelled():
                 continue
@@ -258,20 +261,28 @@ class Room:
                     future.set_exception(server_error())
             else:
                 if not future.done():
+                    if reply is not None:
+                        reply(result)
                     future.set_result(result)
 
-    async def _call(self, command: Callable[[], Awaitable[T]]) -> T:
+    async def _call(
+        self, command: Callable[[], Awaitable[T]], reply: Callable[[T], None] | None = None
+    ) -> T:
+        """Run ``command`` in the actor and return its result. ``reply``, if given, is told the
+        result inside the actor, right after the command's events were sent and before the
+        caller resumes: a transport's ack then goes out in the same write as those events,
+        where the caller, woken a turn of the event loop later, would have needed its own."""
         if self.closed:
             raise _closed()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, reply))
         return await future
 
     def _post(self, command: Callable[[], Awaitable[Any]]) -> None:
         """Queue a command nobody waits for (timers); its errors are logged, not raised."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.add_done_callback(_log_failure)
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, None))
 
     def _post_retrying(
         self, step: Callable[[], Awaitable[None]], rearm: Callable[[float], None]
@@ -324,40 +335,88 @@ class Room:
         await self._call(lambda: self._disconnect(subscriber))
 
     async def act(
-        self, player_id: str, command_id: str | None, base_version: int | None, data: dict[str, Any]
+        self,
+        player_id: str,
+        command_id: str | None,
+        base_version: int | None,
+        data: dict[str, Any],
+        *,
+        reply: Reply | None = None,
     ) -> int:
-        return await self._call(lambda: self._act(player_id, command_id, base_version, data))
+        return await self._call(lambda: self._act(player_id, command_id, base_version, data), reply)
 
-    async def say(self, player_id: str, name: str, command_id: str | None, text: str) -> int:
-        return await self._call(lambda: self._say(player_id, name, command_id, text))
+    async def say(
+        self,
+        player_id: str,
+        name: str,
+        command_id: str | None,
+        text: str,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        return await self._call(lambda: self._say(player_id, name, command_id, text), reply)
 
-    async def sit(self, player_id: str, name: str, seat: int, command_id: str | None = None) -> int:
-        return await self._call(lambda: self._sit(player_id, name, seat, command_id))
+    async def sit(
+        self,
+        player_id: str,
+        name: str,
+        seat: int,
+        command_id: str | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        return await self._call(lambda: self._sit(player_id, name, seat, command_id), reply)
 
-    async def leave(self, player_id: str, command_id: str | None = None) -> int:
-        return await self._call(lambda: self._leave(player_id, command_id))
+    async def leave(
+        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+    ) -> int:
+        return await self._call(lambda: self._leave(player_id, command_id), reply)
 
     async def set_bot(
-        self, player_id: str, seat: int, bot: bool, command_id: str | None = None
+        self,
+        player_id: str,
+        seat: int,
+        bot: bool,
+        command_id: str | None = None,
+        *,
+        reply: Reply | None = None,
     ) -> int:
-        return await self._call(lambda: self._set_bot(player_id, seat, bot, command_id))
+        return await self._call(lambda: self._set_bot(player_id, seat, bot, command_id), reply)
 
     async def begin(
-        self, player_id: str, fill_with_bots: bool, command_id: str | None = None
+        self,
+        player_id: str,
+        fill_with_bots: bool,
+        command_id: str | None = None,
+        *,
+        reply: Reply | None = None,
     ) -> int:
-        return await self._call(lambda: self._begin(player_id, fill_with_bots, command_id))
+        return await self._call(lambda: self._begin(player_id, fill_with_bots, command_id), reply)
 
-    async def rematch(self, player_id: str, command_id: str | None = None) -> int:
-        return await self._call(lambda: self._rematch(player_id, command_id))
+    async def rematch(
+        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+    ) -> int:
+        return await self._call(lambda: self._rematch(player_id, command_id), reply)
 
-    async def contribute(self, player_id: str, for_commitment: str, entropy: str) -> int:
-        return await self._call(lambda: self._contribute(player_id, for_commitment, entropy))
+    async def contribute(
+        self, player_id: str, for_commitment: str, entropy: str, *, reply: Reply | None = None
+    ) -> int:
+        return await self._call(lambda: self._contribute(player_id, for_commitment, entropy), reply)
 
-    async def next_deal(self, player_id: str, command_id: str | None = None) -> int:
-        return await self._call(lambda: self._next_deal(player_id, command_id))
+    async def next_deal(
+        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+    ) -> int:
+        return await self._call(lambda: self._next_deal(player_id, command_id), reply)
 
-    async def concede(self, player_id: str, on: bool = True, command_id: str | None = None) -> int:
-        return await self._call(lambda: self._concede(player_id, on, command_id))
+    async def concede(
+        self,
+        player_id: str,
+        on: bool = True,
+        command_id: str | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        return await self._call(lambda: self._concede(player_id, on, command_id), reply)
 
     # ---- reading (safe outside the actor: it only reads) ----------------------------------
 

@@ -35,10 +35,11 @@ from app.rooms.errors import RoomElsewhere, RoomError, server_error
 from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
-from app.rooms.room import Room
+from app.rooms.room import Reply, Room
 from app.settings import Settings
 from app.transport import schemas as s
 from app.transport.admission import Admission, ConnectionGate, Refusal
+from app.transport.direct import DirectWriter
 from app.transport.ratelimit import PerAddressLimiter, TokenBucket
 
 log = logging.getLogger(__name__)
@@ -134,12 +135,18 @@ class _Wire:
 
 
 class Connection:
-    """A room ``Subscriber`` backed by a WebSocket, with a bounded outbox and a writer task."""
+    """A room ``Subscriber`` backed by a WebSocket: frames are written directly
+    (``DirectWriter``) while the transport takes them, else through a bounded outbox and a
+    writer task."""
 
-    def __init__(self, websocket: WebSocket, outbox_limit: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, outbox_limit: int, direct: DirectWriter | None = None
+    ) -> None:
         self._websocket = websocket
         self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._limit = outbox_limit
+        self._direct = direct
+        self._unsent = 0  # what the outbox holds or the writer is sending: direct writes wait
         self.player: Player | None = None
         self.overflowed = False
         self.closing = False
@@ -148,19 +155,34 @@ class Connection:
     def player_id(self) -> str | None:
         return None if self.player is None else self.player.id
 
+    @property
+    def writes_directly(self) -> bool:
+        """Whether the server's connection was found for ``DirectWriter`` (else: ASGI only)."""
+        return self._direct is not None
+
     def send(self, frame: str) -> None:
         if self.overflowed:
             return
+        direct = self._direct
+        if direct is not None and not self._unsent and direct.usable:
+            direct.send(frame)
+            return
         if self._outbox.qsize() >= self._limit:
             self.overflowed = True  # a client this far behind is cut off, not waited for
-            self._outbox.put_nowait(_Close(CLOSE_TOO_SLOW, "client too slow"))
+            self._enqueue(_Close(CLOSE_TOO_SLOW, "client too slow"))
             return
-        self._outbox.put_nowait(frame)
+        self._enqueue(frame)
 
     def close(self, code: int, reason: str) -> None:
         """Close once the frames queued before have been sent."""
         self.closing = True
-        self._outbox.put_nowait(_Close(code, reason))
+        self._enqueue(_Close(code, reason))
+
+    def _enqueue(self, item: str | _Close) -> None:
+        if self._direct is not None:
+            self._direct.flush()  # the frames written directly go out before this one
+        self._unsent += 1
+        self._outbox.put_nowait(item)
 
     def moved(self, node: str = "") -> None:
         if node:  # handed over: straight to the new owner, as a redirect would
@@ -174,10 +196,13 @@ class Connection:
     async def write_loop(self) -> None:
         while True:
             frame = await self._outbox.get()
-            if isinstance(frame, _Close):
-                await self._websocket.close(frame.code, frame.reason)
-                return
-            await self._websocket.send_text(frame)
+            try:
+                if isinstance(frame, _Close):
+                    await self._websocket.close(frame.code, frame.reason)
+                    return
+                await self._websocket.send_text(frame)
+            finally:
+                self._unsent -= 1
 
 
 def websocket_router(
@@ -219,7 +244,7 @@ def websocket_router(
             await wire.refuse(websocket, unknown)
             return
         stats.connections += 1
-        connection = Connection(websocket, limits.outbox_limit)
+        connection = Connection(websocket, limits.outbox_limit, DirectWriter.of(websocket.scope))
         writer = asyncio.create_task(connection.write_loop())
         session = _Session(room, connection, players, wire)
         try:
@@ -328,23 +353,27 @@ class _Session:
         self.connection.reply("error", data)
 
     async def _handle(self, envelope: s.Envelope, data: BaseModel) -> None:
+        """Run one command and reply: the ack of a room command comes from the room's actor
+        right after the command's events (``Room._call``), an error from here."""
+        command_id = envelope.id
         try:
             if isinstance(data, s.Hello):
-                version = await self._hello(data)
+                self._ack(command_id, await self._hello(data))
             elif isinstance(data, s.Empty) and envelope.t == "ping":
-                version = self.room.version
+                self._ack(command_id, self.room.version)
             else:
                 player = self._require_player()
-                version = await self._command(player, envelope, data)
+                await self._command(player, envelope, data, lambda v: self._ack(command_id, v))
         except Exception as error:
             refusal = error if isinstance(error, RoomError) else server_error()
             if refusal is not error:  # the details (SQL and its values) are for the log only
                 log.error("%s command failed", envelope.t, exc_info=error)
-            self._error(envelope.id, refusal.code, refusal.message, refusal.rule)
+            self._error(command_id, refusal.code, refusal.message, refusal.rule)
             if refusal.code == "server_error" and not self.joined:
                 self.connection.close(CLOSE_TRY_AGAIN, "try again later")  # clients reconnect
-            return
-        self.connection.reply("ack", {"id": envelope.id, "v": version})
+
+    def _ack(self, command_id: str | int, version: int) -> None:
+        self.connection.reply("ack", {"id": command_id, "v": version})
 
     async def _hello(self, hello: s.Hello) -> int:
         if self.joined:
@@ -365,32 +394,37 @@ class _Session:
             raise RoomError("not_authenticated", "Spectators without a token can only watch.")
         return self.connection.player
 
-    async def _command(self, player: Player, envelope: s.Envelope, data: BaseModel) -> int:
+    async def _command(
+        self, player: Player, envelope: s.Envelope, data: BaseModel, reply: Reply
+    ) -> None:
+        """Run a room command; the room acks it by ``reply``, a refusal is raised."""
         cid = str(envelope.id)
         room = self.room
         if isinstance(data, s.Act):
             if envelope.v is None:
                 raise RoomError("bad_message", "An act must carry v, the version it was based on.")
             action = data.action()
-            return await room.act(player.id, cid, envelope.v, action)
-        if isinstance(data, s.Chat):
+            call = room.act(player.id, cid, envelope.v, action, reply=reply)
+        elif isinstance(data, s.Chat):
             if not self.wire.chat_allowed(player.id, room.config.code):
                 raise RoomError("rate_limited", "Too many chat lines: wait a little.")
-            return await room.say(player.id, player.name, cid, data.text)
-        if isinstance(data, s.Sit):
-            return await room.sit(player.id, player.name, data.seat, cid)
-        if isinstance(data, s.Bot):
-            return await room.set_bot(player.id, data.seat, data.on, cid)
-        if isinstance(data, s.Start):
-            return await room.begin(player.id, data.fill_with_bots, cid)
-        if isinstance(data, s.Concede):
-            return await room.concede(player.id, data.on, cid)
-        if isinstance(data, s.Entropy):
-            return await room.contribute(player.id, data.commitment, data.entropy)
-        if envelope.t == "leave":
-            return await room.leave(player.id, cid)
-        if envelope.t == "rematch":
-            return await room.rematch(player.id, cid)
-        if envelope.t == "next_deal":
-            return await room.next_deal(player.id, cid)
-        raise RoomError("unknown_type", f"Unknown message type {envelope.t!r}.")
+            call = room.say(player.id, player.name, cid, data.text, reply=reply)
+        elif isinstance(data, s.Sit):
+            call = room.sit(player.id, player.name, data.seat, cid, reply=reply)
+        elif isinstance(data, s.Bot):
+            call = room.set_bot(player.id, data.seat, data.on, cid, reply=reply)
+        elif isinstance(data, s.Start):
+            call = room.begin(player.id, data.fill_with_bots, cid, reply=reply)
+        elif isinstance(data, s.Concede):
+            call = room.concede(player.id, data.on, cid, reply=reply)
+        elif isinstance(data, s.Entropy):
+            call = room.contribute(player.id, data.commitment, data.entropy, reply=reply)
+        elif envelope.t == "leave":
+            call = room.leave(player.id, cid, reply=reply)
+        elif envelope.t == "rematch":
+            call = room.rematch(player.id, cid, reply=reply)
+        elif envelope.t == "next_deal":
+            call = room.next_deal(player.id, cid, reply=reply)
+        else:
+            raise RoomError("unknown_type", f"Unknown message type {envelope.t!r}.")
+        await call

@@ -94,6 +94,28 @@ async def test_an_illegal_action_changes_nothing(manager: RoomManager, store: Me
     assert (room.version, len(store.commits), room.match.deal if room.match else None) == before
 
 
+async def test_a_reply_is_told_right_after_the_command_s_events_and_never_for_a_refusal(
+    manager: RoomManager,
+) -> None:
+    room = await bot_room(manager)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    view = await my_turn(inbox, room)
+    told: list[tuple[int, dict[str, Any]]] = []  # each version told, and the last frame then
+
+    def reply(version: int) -> None:
+        told.append((version, inbox.frames[-1]))
+
+    with pytest.raises(RoomError):
+        await room.act(HOST, "r1", room.version, {"bid": "recontra"}, reply=reply)
+    assert told == []
+    version = await room.act(HOST, "r2", room.version, view["legal"][0], reply=reply)
+    assert [v for v, _ in told] == [version]
+    last = told[0][1]  # the client holds the command's event when it reads the reply
+    assert (last["t"], last["v"], last["d"]["seat"]) == ("action", version, 0)
+
+
 async def test_stale_and_repeated_commands_are_refused(manager: RoomManager) -> None:
     room = await bot_room(manager)
     inbox = Inbox(HOST)
