@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from app.bots import LEVELS, Bot, make_bot
+from app.bots.native import available as native_solver
 from app.bots.simulate import policy_action
 from app.rules import (
     CARDS,
@@ -197,6 +198,7 @@ def _report(
         "preset": "french",
         "must_undertrump": must_undertrump,
         "compiled_solver": compiled(),
+        "native_solver": native_solver(),
         "deals": len(diffs),
         "mean_diff": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
