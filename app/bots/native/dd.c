@@ -38,11 +38,14 @@ typedef struct {
 } Rules;
 
 typedef struct {
-    uint32_t h[4];
+    uint64_t k[3];
+} Key;
+
+typedef struct {
+    Key key;
     uint32_t gen, hgen;
     int16_t low, high;
-    int8_t leader, hint;
-    int16_t pad;
+    int8_t hint;
 } Entry;
 
 typedef struct {
@@ -52,6 +55,10 @@ typedef struct {
     uint32_t gen, hgen;
     int64_t nodes, limit;
     int stop;
+    int canonical, allow_canonical;
+    uint8_t perm[2][256];  /* [trump][ranks]: the same ranks as bits in strength order */
+    uint8_t seq[2][256];   /* [trump][ranks]: an id of the points of these ranks in strength order */
+    uint8_t pext[256][256]; /* [live][held], both in strength order: held's bits among live's */
     int lead_key[32], cheap_win[32], weight[32];
     uint8_t reps[2][256][256][9]; /* [trump][live][mine]: count, then ranks */
     uint8_t reps_done[2][256][256];
@@ -68,8 +75,12 @@ void *dd_new(int log2_entries) {
     c->tt = calloc((size_t)c->mask + 1, sizeof(Entry));
     if (!c->tt) { free(c); return NULL; }
     c->gen = c->hgen = 1;
+    c->allow_canonical = 1;
     return c;
 }
+
+/* Whether full-depth searches may key their table on the shape of the position (below). */
+void dd_canonical(void *p, int on) { ((Ctx *)p)->allow_canonical = on; }
 
 void dd_free(void *p) {
     Ctx *c = p;
@@ -165,13 +176,86 @@ static int last_trick(Ctx *c, const uint32_t *hands, int leader) {
 static int place(Ctx *c, uint32_t *hands, int *trick, int nt, int card, int leader, int best,
                  int best_pos, int done, uint32_t live, int alpha, int beta);
 
-static Entry *slot(Ctx *c, const uint32_t *hands, int leader) {
-    uint64_t h = (uint64_t)hands[0] * 0x9E3779B97F4A7C15ull;
-    h ^= ((uint64_t)hands[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    h ^= ((uint64_t)hands[2] * 0x165667B19E3779F9ull) ^ ((uint64_t)hands[3] << 21);
-    h ^= (uint64_t)leader * 0xD6E8FEB86659FD93ull;
+/* The table's key of a trick start. Exact: the hands and the leader. Canonical (searches to the
+ * end of the deal only): for each suit, the points of its cards still in play in strength order
+ * (an id), and which of them each seat holds, and the leader. Two positions with the same canonical key are
+ * the same game with the cards renamed (every comparison the rules make is of strength between
+ * live cards of one suit, of suit, or of trump; every score is points), so they have the same
+ * value; a cut-short search scores its leaves with `estimate`, which reads absolute strengths,
+ * so it keeps the exact key. */
+static Key key_of(Ctx *c, const uint32_t *hands, int leader) {
+    Key key = {{0, 0, 0}};
+    int seats = c->r->seats;
+    if (!c->canonical) {
+        key.k[0] = (uint64_t)hands[0] | (uint64_t)hands[1] << 32;
+        key.k[1] = (uint64_t)hands[2] | (uint64_t)hands[3] << 32;
+        key.k[2] = (uint64_t)leader;
+        return key;
+    }
+    uint64_t u[4];
+    for (int s = 0; s < 4; s++) {
+        int t = c->r->trump_suits >> (s * 8) & 1;
+        uint32_t held[4] = {0, 0, 0, 0}, live = 0;
+        for (int o = 0; o < seats; o++) { held[o] = hands[o] >> (s * 8) & 0xFF; live |= held[o]; }
+        const uint8_t *perm = c->perm[t];
+        int sl = perm[live];
+        uint64_t x = c->seq[t][live];
+        for (int o = 0; o < seats; o++) x |= (uint64_t)c->pext[sl][perm[held[o]]] << (8 + 8 * o);
+        u[s] = x; /* 40 bits: the suit's points in strength order, then each seat's share */
+    }
+    key.k[0] = u[0] | u[1] << 40;
+    key.k[1] = u[1] >> 24 | u[2] << 16;
+    key.k[2] = u[2] >> 48 | u[3] << 16 | (uint64_t)(leader + 1) << 61;
+    return key;
+}
+
+/* The canonical key's tables, from the ranks' order and points in a plain and a trump suit. */
+static void canonical_tables(Ctx *c) {
+    for (int t = 0; t < 2; t++) {
+        uint32_t seen[256];
+        int ids = 0;
+        for (int byte = 0; byte < 256; byte++) {
+            int out = 0;
+            uint32_t sequence = 0;
+            for (int i = 0; i < 8; i++) {
+                int rank = c->order[t][i];
+                if (byte >> rank & 1) {
+                    out |= 1 << i;
+                    int p = 0;
+                    while (p < 8 && c->rpoints[t][c->order[t][p]] != c->rpoints[t][rank]) p++;
+                    sequence = sequence * 9 + 1 + (uint32_t)p; /* the points as the first rank with them */
+                }
+            }
+            c->perm[t][byte] = (uint8_t)out;
+            int id = 0;
+            while (id < ids && seen[id] != sequence) id++;
+            if (id == ids) seen[ids++] = sequence;
+            c->seq[t][byte] = (uint8_t)id;
+        }
+    }
+    for (int live = 0; live < 256; live++) {
+        for (int held = 0; held < 256; held++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 8; b++) {
+                if (!(live >> b & 1)) continue;
+                if (held >> b & 1) out |= 1 << k;
+                k++;
+            }
+            c->pext[live][held] = (uint8_t)out;
+        }
+    }
+}
+
+static Entry *slot(Ctx *c, const Key *key) {
+    uint64_t h = key->k[0] * 0x9E3779B97F4A7C15ull;
+    h ^= (key->k[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= key->k[2] * 0x165667B19E3779F9ull;
     h ^= h >> 29; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 32;
     return &c->tt[h & c->mask];
+}
+
+static int same_key(const Entry *e, const Key *key) {
+    return e->key.k[0] == key->k[0] && e->key.k[1] == key->k[1] && e->key.k[2] == key->k[2];
 }
 
 static int search(Ctx *c, uint32_t *hands, int *trick, int nt, int leader, int best, int best_pos,
@@ -181,13 +265,15 @@ static int search(Ctx *c, uint32_t *hands, int *trick, int nt, int leader, int b
     uint32_t hand = hands[seat];
     int cards[32], n;
     Entry *e = NULL;
+    Key key;
     int hit = 0;
     if (!nt) {
         if (!hand) return 0;
         if (done >= c->stop) return estimate(c, hands);
         if (__builtin_popcount(hand) == 1) return last_trick(c, hands, leader);
-        e = slot(c, hands, leader);
-        hit = e->leader == leader && !memcmp(e->h, hands, sizeof(uint32_t) * 4);
+        key = key_of(c, hands, leader);
+        e = slot(c, &key);
+        hit = same_key(e, &key);
         if (hit && e->gen == c->gen) {
             int low = e->low, high = e->high;
             if (low >= beta) return low;
@@ -246,15 +332,14 @@ static int search(Ctx *c, uint32_t *hands, int *trick, int nt, int leader, int b
     }
     if (!nt) {
         int low = -INF, high = INF;
-        e = slot(c, hands, leader); /* the search below may have replaced it */
-        if (e->leader == leader && !memcmp(e->h, hands, sizeof(uint32_t) * 4) && e->gen == c->gen) {
+        e = slot(c, &key); /* the search below may have replaced it */
+        if (same_key(e, &key) && e->gen == c->gen) {
             low = e->low; high = e->high;
         }
         if (result <= a0) { if (result < high) high = result; }
         else if (result >= b0) { if (result > low) low = result; }
         else low = high = result;
-        memcpy(e->h, hands, sizeof(uint32_t) * 4);
-        e->leader = (int8_t)leader;
+        e->key = key;
         e->gen = c->gen; e->low = (int16_t)low; e->high = (int16_t)high;
         e->hgen = c->hgen; e->hint = (int8_t)chosen;
     }
@@ -323,6 +408,7 @@ int dd_root(void *p, const Rules *r, const uint32_t *hands_in, const int32_t *tr
         memcpy(c->order, r->order, sizeof c->order);
         memcpy(c->rpoints, r->rpoints, sizeof c->rpoints);
         memset(c->reps_done, 0, sizeof c->reps_done);
+        canonical_tables(c);
     }
     c->r = r;
     for (int i = 0; i < 32; i++) {
@@ -332,6 +418,9 @@ int dd_root(void *p, const Rules *r, const uint32_t *hands_in, const int32_t *tr
     }
     if (++c->gen == 0) { memset(c->tt, 0, sizeof(Entry) * ((size_t)c->mask + 1)); c->gen = 1; c->hgen = 1; }
     if (fresh && ++c->hgen == 0) { memset(c->tt, 0, sizeof(Entry) * ((size_t)c->mask + 1)); c->gen = c->hgen = 1; }
+    int cards = nt;
+    for (int s = 0; s < r->seats; s++) cards += __builtin_popcount(hands_in[s]);
+    c->canonical = c->allow_canonical && stop >= done + cards / r->seats;
     c->stop = stop;
     c->nodes = *nodes;
     c->limit = limit;
