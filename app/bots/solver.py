@@ -122,7 +122,16 @@ class Solver:
         start = len(state.tricks)
         self._limit = self.budget
         try:
-            values = self._run_root(state, legal, start + deepest, {})
+            if deepest < remaining:
+                values = self._run_root(state, legal, start + deepest, {})
+            else:  # to the end: a card's twin has its value
+                twins = self._twins(state, legal)
+                values = self._run_root(
+                    state, [c for c in legal if c not in twins], start + deepest, {}
+                )
+                for card, twin in twins.items():
+                    values[card] = values[twin]
+                values = {card: values[card] for card in legal}
             return self._solution(values, deepest == remaining, deepest)
         except _OutOfBudget:
             pass
@@ -192,6 +201,41 @@ class Solver:
             for seat, k in layout.uncover:  # covered by a card on the table: up at trick end
                 card = state.trick[(seat - state.leader) % seats]
                 self._under[int(card)] = (seat, 1 << layout.stacks[seat][k][1])
+
+    def _twins(self, state: DealState, legal: list[int]) -> dict[int, int]:
+        """Legal cards that are another legal card's twin -> that card: of one suit and the
+        same points, with no card of another seat still in play (in a hand or on the table)
+        between them in strength. Playing one or the other leads to the same game with two of
+        the mover's cards renamed (his own cards never meet in a trick), so to the end of the
+        deal they are worth the same; a search cut short is not (its estimate reads
+        strengths). Open Belot's face-down cards rule it out (`solve` does not ask then)."""
+        seat = state.turn
+        assert seat is not None
+        if self._under or self._down:
+            return {}
+        others = 0
+        for s, held in enumerate(state.hands):
+            if s != seat:
+                others |= held
+        for card in state.trick:
+            others |= 1 << int(card)
+        strength, points = self._table.strength, self._table.points
+        twins: dict[int, int] = {}
+        firsts: list[int] = []
+        for card in legal:
+            for first in firsts:
+                if first >> 3 != card >> 3 or points[first] != points[card]:
+                    continue
+                low, high = sorted((strength[first], strength[card]))
+                between = others >> (card & 24) & 0xFF
+                if not any(
+                    low < strength[(card & 24) + r] < high for r in range(8) if between >> r & 1
+                ):
+                    twins[card] = first
+                    break
+            else:
+                firsts.append(card)
+        return twins
 
     @property
     def native(self) -> bool:

@@ -59,7 +59,7 @@ typedef struct {
     uint8_t perm[2][256];  /* [trump][ranks]: the same ranks as bits in strength order */
     uint8_t seq[2][256];   /* [trump][ranks]: an id of the points of these ranks in strength order */
     uint8_t pext[256][256]; /* [live][held], both in strength order: held's bits among live's */
-    int lead_key[32], cheap_win[32], weight[32];
+    int lead_key[32], cheap_win[32], weight[32], points_desc[32];
     uint8_t reps[2][256][256][9]; /* [trump][live][mine]: count, then ranks */
     uint8_t reps_done[2][256][256];
     int32_t order[2][8], rpoints[2][8];
@@ -297,19 +297,16 @@ static int search(Ctx *c, uint32_t *hands, int *trick, int nt, int leader, int b
         n = candidates(c, legal_of(r, hand, trick, nt, leader, best, best_pos), live, cards);
         if (n > 1) {
             if (r->teams[(leader + best_pos) % seats] == r->teams[seat]) {
-                int key[32];
-                for (int i = 0; i < 32; i++) key[i] = -r->points[i];
-                sort_by(cards, n, key);
+                sort_by(cards, n, c->points_desc);
             } else {
                 uint32_t beats = r->beaters[best] | ((r->ruffs >> best & 1) ? 0 : r->ruffs);
-                int win[32], lose[32], nw = 0, nl = 0, key[32];
+                int win[32], lose[32], nw = 0, nl = 0;
                 for (int i = 0; i < n; i++) {
                     if (beats >> cards[i] & 1) win[nw++] = cards[i]; else lose[nl++] = cards[i];
                 }
                 sort_by(lose, nl, r->points);
                 if (nt == seats - 1) {
-                    for (int i = 0; i < 32; i++) key[i] = -r->points[i];
-                    sort_by(win, nw, key);
+                    sort_by(win, nw, c->points_desc);
                 } else {
                     sort_by(win, nw, c->cheap_win);
                 }
@@ -415,6 +412,7 @@ int dd_root(void *p, const Rules *r, const uint32_t *hands_in, const int32_t *tr
         c->lead_key[i] = -2 * r->strength[i] - r->points[i];
         c->cheap_win[i] = r->strength[i] + 2 * r->points[i];
         c->weight[i] = 1 + r->strength[i] + r->points[i];
+        c->points_desc[i] = -r->points[i];
     }
     if (++c->gen == 0) { memset(c->tt, 0, sizeof(Entry) * ((size_t)c->mask + 1)); c->gen = 1; c->hgen = 1; }
     if (fresh && ++c->hgen == 0) { memset(c->tt, 0, sizeof(Entry) * ((size_t)c->mask + 1)); c->gen = c->hgen = 1; }
