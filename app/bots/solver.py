@@ -217,8 +217,8 @@ class Solver:
         for s, held in enumerate(state.hands):
             if s != seat:
                 others |= held
-        for card in state.trick:
-            others |= 1 << int(card)
+        for played in state.trick:
+            others |= 1 << int(played)
         strength, points = self._table.strength, self._table.points
         twins: dict[int, int] = {}
         firsts: list[int] = []
