@@ -28,9 +28,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
-from app.bots import LEVELS, Bot, make_bot
+from app.bots import LEVELS, Bot, ExpertBot, make_bot
+from app.bots.native import available as native_solver
 from app.bots.simulate import policy_action
 from app.rules import (
     CARDS,
@@ -54,6 +56,18 @@ COLVER = {"colver-isdd20": 20, "colver-isdd40": 40}
 """colver's IS-DD bot (its TOML spec `_ISDD`) by the name `--b` takes, and its worlds."""
 _RANK_TO_COLVER = (0, 1, 2, 6, 3, 4, 5, 7)
 """colver orders suits S H D C and ranks 7 8 9 J Q K 10 A; ours are C D H S and 7 8 9 10 J Q K A."""
+
+
+VARIANTS: dict[str, Callable[[random.Random], Bot]] = {
+    "expert-uniform": lambda rng: ExpertBot(rng, soft=False),
+}
+"""Bench-only bots: the expert on uniformly sampled deals (no soft inference), so that a duel
+against `expert` measures what the soft worlds are worth."""
+
+
+def bot_of(level: str, rng: random.Random) -> Bot:
+    """Our bot of a level or of a bench-only variant."""
+    return VARIANTS[level](rng) if level in VARIANTS else make_bot(level, rng)
 
 
 def to_colver(card: int) -> int:
@@ -163,7 +177,7 @@ def run(
         for a_team in (0, 1):
             levels = [level_a if s % 2 == a_team else level_b for s in range(4)]
             bots: list[Bot | None] = [
-                None if lv in COLVER else make_bot(lv, random.Random(f"{seed}/{number}/{s}"))
+                None if lv in COLVER else bot_of(lv, random.Random(f"{seed}/{number}/{s}"))
                 for s, lv in enumerate(levels)
             ]
             colver = None
@@ -197,6 +211,7 @@ def _report(
         "preset": "french",
         "must_undertrump": must_undertrump,
         "compiled_solver": compiled(),
+        "native_solver": native_solver(),
         "deals": len(diffs),
         "mean_diff": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
@@ -209,8 +224,8 @@ def _report(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--a", choices=LEVELS, default="expert")
-    parser.add_argument("--b", choices=(*LEVELS, *COLVER), default="strong")
+    parser.add_argument("--a", choices=(*LEVELS, *VARIANTS), default="expert")
+    parser.add_argument("--b", choices=(*LEVELS, *VARIANTS, *COLVER), default="strong")
     parser.add_argument("--deals", type=int, default=100, help="deal pairs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(

@@ -4,7 +4,8 @@ Positions are French deals bid and played by the basic rules down to a trick sta
 `tricks` tricks left (the mover's side to lead); each is solved with every hand open, to the
 end of the deal when `--budget` allows (`exact` counts those). Reported as JSON per tricks left:
 solves, exact solves, mean and p95 nodes, mean and p95 CPU milliseconds, nodes per second; and
-whether the solver was the compiled build (`make compiled`) or the pure module.
+whether the solver was the compiled build (`make compiled`) or the pure module, and whether its
+searches ran in the native library (`native`; `--no-native` keeps them in Python).
 
     python -m bench.solver --positions 30 --tricks 4 5 6 7 --budget 2000000
 """
@@ -19,6 +20,7 @@ import time
 from typing import Any
 
 from app.bots import solver as solver_module
+from app.bots.native import NATIVE, Native
 from app.bots.simulate import policy_action
 from app.bots.solver import Solver
 from app.rules import DealState, Phase, Ruleset, apply, full_deck, new_deal
@@ -47,10 +49,14 @@ def _p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
 
 
-def run(positions: int, tricks: list[int], budget: int, seed: int) -> dict[str, Any]:
+def run(
+    positions: int, tricks: list[int], budget: int, seed: int, native: bool = True
+) -> dict[str, Any]:
     ruleset = Ruleset.french()
+    backend = NATIVE if native else Native(None)
     out: dict[str, Any] = {
         "compiled": compiled(),
+        "native": backend.lib is not None,
         "budget": budget,
         "positions": positions,
         "by_tricks_left": {},
@@ -62,7 +68,7 @@ def run(positions: int, tricks: list[int], budget: int, seed: int) -> dict[str, 
         exact = 0
         for _ in range(positions):
             state = position(ruleset, rng, left)
-            solver = Solver(budget)
+            solver = Solver(budget, native=backend)
             start = time.process_time()
             solution = solver.solve(state)
             times.append(time.process_time() - start)
@@ -85,8 +91,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tricks", type=int, nargs="+", default=[4, 5, 6])
     parser.add_argument("--budget", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--native",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the native search when built (make compiled); --no-native: the Python one",
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.positions, args.tricks, args.budget, args.seed)))
+    print(json.dumps(run(args.positions, args.tricks, args.budget, args.seed, args.native)))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from .announce import play_with_card
 from .base import legal_of
 from .basic import card_from_view
 from .contract_search import ContractSearch
+from .native import available
 from .sampler import Sampler
 from .solver import Solver
 from .strong import StrongBot
@@ -47,26 +48,38 @@ DD_TRICKS = 5
 the deal; before, a world's search would not fit its share of the budget, and a shallow search
 with a static estimate plays worse than the strong level's play-outs to the end of the deal
 (measured, bench.duel)."""
+NATIVE_NODES = 3_000_000
+"""With the native solver (`make compiled`, app/bots/native): solver nodes per card decision,
+about 150 ms of one core (20 million nodes per second on big searches)."""
+NATIVE_DD_TRICKS = 7
+"""With the native solver, IS-DD from this many tricks left: a whole world from the second
+trick costs 0.3-0.8 million nodes, so about six worlds fit (from the first, 2.6 million: one)."""
 
 
 class ExpertBot:
     """IS-DD card play over sampled deals, `nodes` solver nodes per decision in all; the strong
     level's search for the cards before the last DD_TRICKS tricks and the contract search for
-    the calls (`strong_budget` simulated actions each, default the preset's)."""
+    the calls (`strong_budget` simulated actions each, default the preset's); `soft=False`
+    plays on uniformly sampled deals (a benchmark's comparison)."""
 
     def __init__(
         self,
         rng: random.Random,
         worlds: int = WORLDS,
-        nodes: int = NODES,
+        nodes: int | None = None,
         strong_budget: int | None = None,
-        dd_tricks: int = DD_TRICKS,
+        dd_tricks: int | None = None,
+        soft: bool = True,
     ) -> None:
+        native = available()
+        self._soft = soft
         self._rng = rng
         self._worlds = worlds
-        self._nodes = nodes
+        self._nodes = nodes if nodes is not None else NATIVE_NODES if native else NODES
+        if dd_tricks is None:
+            dd_tricks = NATIVE_DD_TRICKS if native else DD_TRICKS
         self._dd_tricks = dd_tricks
-        self._strong = StrongBot(rng, budget=strong_budget)
+        self._strong = StrongBot(rng, budget=strong_budget, soft=soft)
         self._bidding = ContractSearch(rng, budget=strong_budget)
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
@@ -84,7 +97,7 @@ class ExpertBot:
         """The card with the best mean over the solved worlds; the basic card when no world
         could be drawn, or to break a tie (it is the safer of equals). Each world may spend
         what is left of the decision's nodes, but no more than an even share of MIN_WORLDS."""
-        sampler = Sampler(seat_view)
+        sampler = Sampler(seat_view, soft=self._soft)
         totals = dict.fromkeys(cards, 0.0)
         solved = spent = 0
         share = max(1, self._nodes // MIN_WORLDS)

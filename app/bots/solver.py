@@ -42,6 +42,7 @@ from functools import lru_cache
 from app.rules import TABLES, Contract, DealState, Phase, Play, Table, legal_actions, playable
 
 from .cards import bits
+from .native import NATIVE, Native, NativeSearch, rules_for
 
 LAST_TRICK = 10
 """The last trick's bonus card points (BG-23, FR-9)."""
@@ -84,8 +85,13 @@ def solver_sides(state: DealState) -> tuple[int, ...]:
 class Solver:
     """Alpha-beta with a transposition table, within a budget of `budget` nodes per `solve`."""
 
-    def __init__(self, budget: int = 20_000) -> None:
+    def __init__(self, budget: int = 20_000, native: Native | None = None) -> None:
         self.budget = budget
+        self._native = NATIVE if native is None else native
+        """The native search (app/bots/native) used when it is built, for deals without
+        Open Belot's stacks: the same values, many times the nodes per second."""
+        self._fast: NativeSearch | None = None
+        self._fresh = False
         self.nodes = 0
         self._limit = 0
         self._stop = 0
@@ -111,10 +117,21 @@ class Solver:
         legal = sorted({int(a.card) for a in legal_actions(state) if isinstance(a, Play)})
         self.nodes = 0
         self._hint = {}
+        self._fast = None if self._under or self._down else self._native.search()
+        self._fresh = True
         start = len(state.tricks)
         self._limit = self.budget
         try:
-            values = self._root(state, legal, start + deepest, {})
+            if deepest < remaining:
+                values = self._run_root(state, legal, start + deepest, {})
+            else:  # to the end: a card's twin has its value
+                twins = self._twins(state, legal)
+                values = self._run_root(
+                    state, [c for c in legal if c not in twins], start + deepest, {}
+                )
+                for card, twin in twins.items():
+                    values[card] = values[twin]
+                values = {card: values[card] for card in legal}
             return self._solution(values, deepest == remaining, deepest)
         except _OutOfBudget:
             pass
@@ -123,7 +140,7 @@ class Solver:
         self._limit = 1 << 62
         for depth in range(1, deepest + 1):
             try:
-                values = self._root(state, legal, start + depth, best)
+                values = self._run_root(state, legal, start + depth, best)
             except _OutOfBudget:
                 break
             best, found = values, depth
@@ -184,6 +201,63 @@ class Solver:
             for seat, k in layout.uncover:  # covered by a card on the table: up at trick end
                 card = state.trick[(seat - state.leader) % seats]
                 self._under[int(card)] = (seat, 1 << layout.stacks[seat][k][1])
+
+    def _twins(self, state: DealState, legal: list[int]) -> dict[int, int]:
+        """Legal cards that are another legal card's twin -> that card: of one suit and the
+        same points, with no card of another seat still in play (in a hand or on the table)
+        between them in strength. Playing one or the other leads to the same game with two of
+        the mover's cards renamed (his own cards never meet in a trick), so to the end of the
+        deal they are worth the same; a search cut short is not (its estimate reads
+        strengths). Open Belot's face-down cards rule it out (`solve` does not ask then)."""
+        seat = state.turn
+        assert seat is not None
+        if self._under or self._down:
+            return {}
+        others = 0
+        for s, held in enumerate(state.hands):
+            if s != seat:
+                others |= held
+        for played in state.trick:
+            others |= 1 << int(played)
+        strength, points = self._table.strength, self._table.points
+        twins: dict[int, int] = {}
+        firsts: list[int] = []
+        for card in legal:
+            for first in firsts:
+                if first >> 3 != card >> 3 or points[first] != points[card]:
+                    continue
+                low, high = sorted((strength[first], strength[card]))
+                between = others >> (card & 24) & 0xFF
+                if not any(
+                    low < strength[(card & 24) + r] < high for r in range(8) if between >> r & 1
+                ):
+                    twins[card] = first
+                    break
+            else:
+                firsts.append(card)
+        return twins
+
+    @property
+    def native(self) -> bool:
+        """Whether the last `solve` ran in the native search."""
+        return self._fast is not None
+
+    def _run_root(
+        self, state: DealState, legal: list[int], stop: int, guess: dict[int, int]
+    ) -> dict[int, int]:
+        """`_root` in the native search when there is one, else in Python."""
+        if self._fast is None:
+            return self._root(state, legal, stop, guess)
+        rules = rules_for(self._table, self._teams, self._free, self._undertrump)
+        values, self.nodes = self._fast.root(
+            rules, list(state.hands), tuple(int(c) for c in state.trick),
+            (state.leader, state.best, state.best_pos, len(state.tricks)),
+            stop, legal, guess, self.nodes, self._limit, self._fresh,
+        )  # fmt: skip
+        self._fresh = False
+        if values is None:
+            raise _OutOfBudget
+        return values
 
     def _root(
         self, state: DealState, legal: list[int], stop: int, guess: dict[int, int]

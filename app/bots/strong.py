@@ -56,14 +56,20 @@ it overrules it: bids are judged on few sampled deals, and a lucky average is no
 
 class StrongBot:
     """Searches every decision; `budget` (simulated actions) defaults to the preset's BUDGETS,
-    `time_limit` (seconds) is off unless given."""
+    `time_limit` (seconds) is off unless given; `soft=False` samples the deals uniformly (no
+    soft inference: a benchmark's comparison)."""
 
     def __init__(
-        self, rng: random.Random, budget: int | None = None, time_limit: float | None = None
+        self,
+        rng: random.Random,
+        budget: int | None = None,
+        time_limit: float | None = None,
+        soft: bool = True,
     ) -> None:
         self._rng = rng
         self._budget = budget
         self._time_limit = time_limit
+        self._soft = soft
         self._basic = BasicBot()
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action] | None = None) -> Action:
@@ -74,7 +80,7 @@ class StrongBot:
             return candidates[0]
         assert seat_view.seat is not None
         side = ruleset_of(seat_view).team_of(seat_view.seat)
-        sampler = Sampler(seat_view)
+        sampler = Sampler(seat_view, soft=self._soft)
         values: list[list[float]] = [[] for _ in candidates]
         deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
         for n in range(self._worlds(seat_view, len(candidates))):

@@ -49,9 +49,10 @@ def test_the_strong_bot_acts_legally_in_bidding_and_play(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", sorted(RULESETS))
-def test_the_expert_bot_plays_legally(preset: str) -> None:
+def test_the_expert_bot_plays_legally(preset: str, solver_backend: str) -> None:
     """Over a thousand card decisions per preset, every one from solved worlds (small budgets:
-    legality does not depend on them, and the solver's searches cut short are played too).
+    legality does not depend on them, and the solver's searches cut short are played too),
+    with the pure solver and with the native one.
     The expert bids in the first deal; later deals are bid by the basic rules, since its
     bidding is the strong level's search, tested above, and costs the most."""
     rng = random.Random(f"expert/{preset}")

@@ -202,3 +202,24 @@ def test_solver_legality_matches_the_engine(preset: str) -> None:
                 checked += 1
             state = apply(state, policy_action(state))
     assert checked > 400
+
+
+def test_twin_cards_take_their_twins_value(
+    monkeypatch: pytest.MonkeyPatch, solver_backend: str
+) -> None:
+    """Root cards that are twins (one suit, equal points, no other seat's live card between)
+    are valued once; where a position has such cards, every value is the one each card gets
+    when all are searched."""
+    rng = random.Random("twins")
+    states = [endgame(Ruleset.french(), rng, tricks=5, mid_trick=n % 2 == 1) for n in range(80)]
+    with_twins = []
+    for state in states:
+        solver = Solver(budget=10**7)
+        solver.bind(state)
+        legal = sorted({int(a.card) for a in legal_actions(state) if isinstance(a, Play)})
+        if solver._twins(state, legal):
+            with_twins.append((state, solver.solve(state).values))
+    assert len(with_twins) >= 5
+    monkeypatch.setattr(Solver, "_twins", lambda self, state, legal: {})
+    for state, values in with_twins:
+        assert Solver(budget=10**7).solve(state).values == values
