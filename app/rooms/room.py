@@ -69,6 +69,7 @@ Reply = Callable[[int], None]
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 
+# A queued command: what to run, the future its caller awaits, the reply it asked for.
 _Queued = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]", Callable[[Any], None] | None]
 
 

@@ -1,10 +1,12 @@
 """The WebSocket endpoint ``/ws/rooms/{code}``: one connection, one client of one room.
 
 The endpoint reads frames, checks size and rate, validates them (``schemas.parse``), and turns
-each into a room command; the room answers with events that the connection's outbox sends. The
-reply to a command — ``ack`` or ``error``, echoing its id — is queued after the events the
-command caused, so a client always sees the new state before it sees its ack. Every frame gets
-exactly one reply, a refused one included.
+each into a room command; the room answers with events that the connection sends (written
+directly to uvicorn's connection, ``app.transport.direct``, or through its outbox). The reply to
+a command — ``ack`` or ``error``, echoing its id — is sent after the events the command caused
+(an ack by the room's actor itself, right after them: ``Room._call``), so a client always sees
+the new state before it sees its ack. Every frame gets exactly one reply, a refused one
+included.
 
 A connection is closed by the server only for what would otherwise cost it without bound: too
 many connections (``admission``), no ``hello`` in time, frames that keep coming after
