@@ -175,11 +175,14 @@ class _SqliteThread:
         )
         event.listen(self._engine, "connect", partial(_sqlite_pragmas, busy_seconds))
         self._connection: Connection | None = None  # the thread's own
+        self._closed = False
         self._jobs: queue.SimpleQueue[_Job[Any] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
         self._thread.start()
 
     async def run(self, work: Callable[[Connection], T]) -> T:
+        if self._closed:
+            raise RuntimeError("the SQLite writer thread is closed")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[T] = loop.create_future()
         self._jobs.put(_Job(work, loop, done))
@@ -188,11 +191,11 @@ class _SqliteThread:
     def _serve(self) -> None:
         while (job := self._jobs.get()) is not None:
             try:
-                result = self._begin(job.work)
+                answer: tuple[Any, BaseException | None] = (self._begin(job.work), None)
             except BaseException as error:
-                job.loop.call_soon_threadsafe(_settle, job.done, None, error)
-            else:
-                job.loop.call_soon_threadsafe(_settle, job.done, result, None)
+                answer = (None, error)
+            with contextlib.suppress(RuntimeError):  # the loop was closed: nobody is waiting
+                job.loop.call_soon_threadsafe(_settle, job.done, *answer)
         if self._connection is not None:
             with contextlib.suppress(Exception):
                 self._connection.close()
@@ -212,6 +215,7 @@ class _SqliteThread:
             raise
 
     async def close(self) -> None:
+        self._closed = True
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
 

@@ -194,8 +194,9 @@ class _Statements:
         def raw(statement: ClauseElement) -> _Raw:
             return _Raw(statement, dialect)
 
-        # PostgreSQL: a group's action rows and room versions in one statement, as arrays. Each
-        # statement is a round trip, and asyncpg's executemany costs per row on the client.
+        # PostgreSQL: a group's action rows and room versions in one statement, as arrays, in
+        # place of ``action`` and ``version``. Each statement is a round trip, and asyncpg's
+        # executemany costs per row on the client.
         self.log: _Raw | None = None
         if dialect.name == "postgresql":
             self.log = raw(_PG_LOG)
@@ -300,7 +301,8 @@ class _Attempt:
 
 @dataclass(slots=True)
 class _GroupRows:
-    """The frequent writes of a whole group, sent as one executemany per table.
+    """The frequent writes of a whole group, sent as one executemany per table (on PostgreSQL
+    the action rows and the room versions as one statement: ``_PG_LOG``).
 
     Each statement is a round trip to PostgreSQL, and SQLAlchemy's work per statement is the
     larger part of a small write on SQLite, so the writes that every action makes (its log row,
@@ -317,6 +319,9 @@ class _GroupRows:
         now = datetime.now(UTC)  # one timestamp for the group: bound once
         if statements.log is not None:
             if self.versions:  # none when the fence refused every batch (nor any action)
+                # A room's last version wins, as in the executemany: an UPDATE … FROM joined
+                # to the same row twice would take either.
+                versions = {v["room_id"]: v["version"] for v in self.versions}
                 payload = statements.action_json
                 statements.log.one(
                     connection,
@@ -325,8 +330,8 @@ class _GroupRows:
                     seqs=[a["seq"] for a in self.actions],
                     payloads=[payload(a["action"]) for a in self.actions],
                     autos=[a["auto"] for a in self.actions],
-                    room_ids=[v["room_id"] for v in self.versions],
-                    versions=[v["version"] for v in self.versions],
+                    room_ids=list(versions),
+                    versions=list(versions.values()),
                 )
         else:
             if self.actions:

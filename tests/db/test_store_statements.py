@@ -4,6 +4,7 @@ comes back as it was committed."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -158,3 +159,26 @@ async def test_a_record_stored_in_groups_loads_as_it_was_committed(database_url:
         stamps = {s if s.tzinfo else s.replace(tzinfo=UTC) for s in row}
     assert len(stamps) == 3 and all(before <= s <= datetime.now(UTC) for s in stamps)
     await engine.dispose()
+
+
+async def test_batches_of_one_room_in_one_group_leave_its_last_version(
+    database_url: str,
+) -> None:
+    """A room commits one batch at a time, but should two of its batches share a group, the
+    room's stored version is the last one's (as an executemany leaves it), not either."""
+    await add_player(database_url, "host")
+    engine = make_engine(database_url)
+    store = SqlStore(engine)
+    store.start()
+    config = RoomConfig("RAW3", "host", {"preset": "bulgarian"}, 151, True, 0)
+    await store.commit("RAW3", 1, [RoomCreated(config, SEATS)])
+    groups = store.stats.groups
+    lines = [ChatPosted(0, "host", "Host", f"line {v}", float(v)) for v in range(2, 12)]
+    # Queued in one go, before the writer runs again: one group.
+    await asyncio.gather(*(store.commit("RAW3", int(c.at), [c]) for c in lines))
+    assert store.stats.groups == groups + 1
+    loaded = await store.load_room("RAW3")
+    await store.close()
+    await engine.dispose()
+    assert loaded is not None and loaded.version == 11
+    assert [c.text for c in loaded.chat] == [c.text for c in lines]
