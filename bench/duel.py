@@ -17,6 +17,10 @@ Level B may also be colver's IS-DD bot with uniform worlds (`--b colver-isdd20`,
 they cannot overtrump, so run those with `--no-undertrump`; the report counts the cards where
 colver's legal set differed from ours (`legal_mismatches`), which should be 0. colver's rule
 bot is not offered: its spec format is undocumented, and no key tried selected it.
+
+`expert-uniform` (either side) is the expert on uniformly sampled deals, so that
+`--a expert --b expert-uniform` measures what soft inference is worth to the card play.
+`native_solver` in the report says whether the native search (`make compiled`) was in use.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ plays the card with the best average card points over the worlds. Each world giv
 every legal card, so the cards are compared on the same deals. The work is a number of solver
 nodes per decision, not of worlds: worlds are drawn until it is spent (at least MIN_WORLDS, at
 most `worlds`), so an easy endgame is judged on many deals and a hard one on a few. Earlier in
-the deal it plays as the strong level does.
+the deal it plays as the strong level does. With the native solver built (`make compiled`,
+app/bots/native) the same search starts at NATIVE_DD_TRICKS with NATIVE_NODES; without it, the
+pure one at DD_TRICKS with NODES, as before.
 
 The bidding, contra and re-contra included, is the contract search (`contract_search.py`):
 every legal call valued over sampled deals, each ending of the bidding played out once by the
