@@ -15,13 +15,13 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from redis.asyncio import Redis
 
 from app.api import accounts, errors, matches, my_rooms, players, quickplay, ratings, rooms
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
 from app.cluster.admission import RedisGate
+from app.cluster.client import redis_client
 from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
     lease: Lease | None = make_lease(engine) if leases is None else None
-    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    redis = redis_client(settings.redis_url) if settings.redis_url else None
     creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None

@@ -3,6 +3,7 @@ lobby merged from every node's public rooms (each test uses keys of its own)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -14,6 +15,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.cluster.admission import RedisGate
+from app.cluster.client import redis_client
 from app.cluster.limits import RedisLimiter
 from app.cluster.lobby import RedisLobby
 
@@ -125,3 +127,23 @@ async def test_without_redis_each_node_bounds_connections_on_its_own() -> None:
     await gate.drain()
     assert await gate.admit("a") is None
     await unreachable.aclose()
+
+
+async def test_a_burst_of_connections_waits_for_redis_rather_than_falling_back(
+    redis: Redis, prefix: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hundreds of sockets opening at once (clients reconnecting through the proxy) each ask the
+    gate for a place: the node's client queues them on its connections instead of failing the
+    ones beyond its pool, which would count them on this node alone."""
+    client = redis_client(REDIS_URL)
+    try:
+        gate = RedisGate(client, prefix, "a", total=10_000, per_address=10_000)
+        await gate.beat()
+        addresses = [f"10.9.{i // 200}.{i % 200}" for i in range(400)]
+        admitted = await asyncio.gather(*(gate.admit(a) for a in addresses))
+        assert admitted == [None] * len(addresses)
+        assert not [r for r in caplog.records if "Redis is unavailable" in r.getMessage()]
+        counted = await redis.hget(f"{prefix}ws:addr:{addresses[-1]}", gate.member)
+        assert counted == b"1"  # counted in Redis, for every node to see
+    finally:
+        await client.aclose()
