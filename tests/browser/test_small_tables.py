@@ -94,6 +94,12 @@ def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
             had_down = stack.get_attribute("data-down") == "true"
             page.screenshot(path=str(artifacts / "table-open-belot.png"))
             stack_card = ui.play_stack(page)
+            # The view says which stack the card came from (VIEW.played_from): read now, in its
+            # deal (with no pause between deals the next one may already be on the page once
+            # this one's result is).
+            from_stack = page.evaluate(
+                "c => (window.__belote.state.deal.played_from || {})[c]", stack_card
+            )
             if had_down:  # its face-down card turns when the trick ends (OB-11)
                 page.wait_for_function(
                     """k => {
@@ -107,9 +113,7 @@ def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
             ui.play(page)
     result = page.evaluate("() => window.__belote.state.lastResult.result")
     assert any(stack_card in t["cards"] for t in result["tricks"])
-    # The view says which stack the card came from (VIEW.played_from), and so does the replay.
-    from_stack = page.evaluate("() => window.__belote.state.deal.played_from")
-    assert from_stack[stack_card] == int(index or 0)
+    assert from_stack == int(index or 0)  # and so does the replay, below
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
     number = page.evaluate("() => window.__belote.state.lastResult.number")  # after void deals
     path = f"/api/matches/{match_id}/deals/{number}/record"
