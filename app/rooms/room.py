@@ -263,7 +263,10 @@ class Room:
             else:
                 if not future.done():
                     if reply is not None:
-                        reply(result)
+                        try:
+                            reply(result)
+                        except Exception as error:  # the transport's; the actor must go on
+                            log.error("a command's reply failed", exc_info=error)
                     future.set_result(result)
 
     async def _call(

@@ -116,6 +116,28 @@ async def test_a_reply_is_told_right_after_the_command_s_events_and_never_for_a_
     assert (last["t"], last["v"], last["d"]["seat"]) == ("action", version, 0)
 
 
+async def test_a_reply_that_fails_does_not_stop_the_room(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    """A reply is the transport's code run inside the actor: if it raises, the command still
+    stands (it was stored and broadcast) and the room goes on taking commands."""
+    room = await bot_room(manager)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    view = await my_turn(inbox, room)
+
+    def broken(version: int) -> None:
+        raise ConnectionError("the socket went away")
+
+    acted = room.act(HOST, "b1", room.version, view["legal"][0], reply=broken)
+    version = await asyncio.wait_for(acted, timeout=10)  # a dead actor never answers
+    assert version in [v for _code, v, _ops in store.commits]  # stored, and broadcast
+    view = await my_turn(inbox, room)
+    acted = room.act(HOST, "b2", room.version, view["legal"][0])
+    assert await asyncio.wait_for(acted, timeout=10) > version
+
+
 async def test_stale_and_repeated_commands_are_refused(manager: RoomManager) -> None:
     room = await bot_room(manager)
     inbox = Inbox(HOST)
