@@ -18,8 +18,13 @@ to its ``ack``, the errors seen, the CPU time the nodes (summed) and the clients
 action, and each node's peak resident memory. Then the floor of the same stack: the same client
 code against a bare echo endpoint on the same uvicorn options (bench/echo_server.py), as many
 connections as seats, each sending an act-sized frame as soon as the last came back; it prints
-``echo_cpu_us_per_round_trip`` and ``server_cpu_us_per_action / echo_cpu_us_per_round_trip``
-(``--no-echo`` skips it).
+``echo_cpu_us_per_round_trip`` and ``server_cpu_us_per_action / echo_cpu_us_per_round_trip``.
+Then the floor of an action's shape on the same stack: as many tables of four sockets as the
+load had (up to 100), playing in turn through the echo server's ``/fanout`` relay (each frame
+sent to the table's four, padded to an event's size, and an ack to its sender: one frame in and
+five out, nothing else); it prints ``fanout_cpu_us_per_action``, ``fanout / echo`` (what the
+protocol's socket work alone is worth in echo round trips) and ``server_cpu_us_per_action /
+fanout_cpu_us_per_action`` (``--no-echo`` skips both floors).
 
 The clients use picows (the ``bench`` extra), a WebSocket client written in Cython that hands
 each frame to a callback: no task, no future and no copy per frame, so that one core of clients
@@ -75,6 +80,7 @@ CLOSE_ELSEWHERE = 4307  # app/transport/ws.py: another node serves the room, the
 SOCKETS_PER_ADDRESS = 200  # the proxy refuses a client address its 257th open connection
 ECHO_SOCKETS = 400  # 100 tables' seats: with more the floor stays, only setting up takes longer
 ECHO_FRAME = orjson.dumps({"t": "act", "id": "a12345", "v": 123, "d": {"play": "AS"}})
+FANOUT_TABLES = 100
 
 
 @dataclass
@@ -205,6 +211,28 @@ class Echo:
         self.send(frame)
 
 
+class Fanout:
+    """One of a table's four seats on the ``/fanout`` relay: plays when the relayed frame names
+    it next (or the relay says go), counts an action at each ack."""
+
+    def __init__(self, stats: Stats, seat: int) -> None:
+        self.stats = stats
+        self.send: Callable[[bytes], None] = lambda frame: None
+        self.mine = b'"next":%d' % seat
+        self.frame = orjson.dumps(
+            {"t": "act", "id": "a12345", "v": 123, "next": (seat + 1) % 4, "d": {"play": "AS"}}
+        )
+
+    def opened(self, send: Callable[[bytes], None]) -> None:
+        self.send = send
+
+    def received(self, frame: bytes) -> None:
+        if frame.startswith(b'{"t":"ack"'):
+            self.stats.actions += 1
+        elif self.mine in frame or frame == b'{"t":"go"}':
+            self.send(self.frame)
+
+
 class Socket(WSListener):  # type: ignore[misc]
     """One picows connection of a ``Peer``: frames go to it as they are parsed."""
 
@@ -274,14 +302,15 @@ def client_address(index: int) -> str:
 
 @dataclass(frozen=True)
 class Job:
-    """What one client process runs: ``tables`` tables (or, with ``echo``, as many echo
-    connections as their seats) against ``base``; ``first`` is the index of its first socket."""
+    """What one client process runs: ``tables`` tables against ``base`` (with ``floor``
+    "echo", as many echo connections; "fanout", as many tables on the relay); ``first`` is the
+    index of its first socket."""
 
     tables: range
     base: str
     think_seconds: float
     first: int
-    echo: bool = False
+    floor: str = ""
 
 
 async def seat_tables(http: httpx.AsyncClient, tables: range) -> list[tuple[str, str]]:
@@ -321,8 +350,14 @@ async def run_job(job: Job, control: Connection) -> None:
         base_url=job.base, limits=limits, timeout=60, follow_redirects=True
     ) as http:
         peers: list[tuple[str, Peer]] = []
-        if job.echo:
+        if job.floor == "echo":
             peers = [(f"{ws_base}/echo", Echo(stats)) for _ in range(len(job.tables))]
+        elif job.floor == "fanout":
+            peers = [
+                (f"{ws_base}/fanout?table={table}", Fanout(stats, seat))
+                for table in job.tables
+                for seat in range(4)
+            ]
         else:
             seats = await seat_tables(http, job.tables)
             rng = random.Random(job.tables.start)
@@ -342,7 +377,7 @@ async def run_job(job: Job, control: Connection) -> None:
         gc.freeze()  # the connections live until the end: no collection needs to scan them
         control.send("ready")
         await order()  # start
-        if not job.echo:
+        if not job.floor:
             hosts = [seats[i] for i in range(0, len(seats), 4)]
             await asyncio.gather(
                 *(
@@ -386,15 +421,15 @@ def measure(
     processes: int,
     think_seconds: float,
     server_pids: list[int],
-    echo: bool = False,
+    floor: str = "",
 ) -> dict[str, Any]:
     """Run the client processes through one measured window and merge what they saw; with
-    ``echo``, ``tables`` is the number of echo connections."""
+    ``floor`` "echo", ``tables`` is the number of echo connections."""
     context = mp.get_context("spawn")
     controls, workers = [], []
     for k in range(processes):
         share = range(k * tables // processes, (k + 1) * tables // processes)
-        job = Job(share, base, think_seconds, 4 * share.start, echo)
+        job = Job(share, base, think_seconds, 4 * share.start, floor)
         ours, theirs = context.Pipe()
         worker = context.Process(target=client_process, args=(job, theirs), daemon=True)
         worker.start()
@@ -417,7 +452,7 @@ def measure(
         return sum(cpu_seconds(pid) for pid in server_pids)
 
     all_say("ready")
-    what = f"{tables} echo sockets" if echo else f"{tables} tables seated and connected"
+    what = f"{tables} echo sockets" if floor == "echo" else f"{tables} tables seated and connected"
     print(f"{what}; starting", file=sys.stderr, flush=True)
     for control in controls:
         control.send("start")
@@ -679,14 +714,27 @@ def main() -> None:
         with running_echo(settings) as (pid, base):
             sockets = min(4 * args.tables, ECHO_SOCKETS)
             echo = measure(
-                sockets, args.echo_seconds, base, args.client_processes, 0, [pid], echo=True
+                sockets, args.echo_seconds, base, args.client_processes, 0, [pid], floor="echo"
+            )
+            tables = min(args.tables, FANOUT_TABLES)
+            fanout = measure(
+                tables, args.echo_seconds, base, args.client_processes, 0, [pid], floor="fanout"
             )
         result["echo_round_trips_per_sec"] = echo["actions_per_sec"]
         result["echo_cpu_us_per_round_trip"] = echo["server_cpu_us_per_action"]
         result["echo_client_cpu_us_per_round_trip"] = echo["client_cpu_us_per_action"]
-        if result["server_cpu_us_per_action"] and echo["server_cpu_us_per_action"]:
-            ratio = result["server_cpu_us_per_action"] / echo["server_cpu_us_per_action"]
-            result["server_cpu_us_per_action / echo_cpu_us_per_round_trip"] = round(ratio, 2)
+        result["fanout_actions_per_sec"] = fanout["actions_per_sec"]
+        result["fanout_cpu_us_per_action"] = fanout["server_cpu_us_per_action"]
+        server, floors = result["server_cpu_us_per_action"], (echo, fanout)
+        if server and all(f["server_cpu_us_per_action"] for f in floors):
+            echo_us, fanout_us = (f["server_cpu_us_per_action"] for f in floors)
+            result["server_cpu_us_per_action / echo_cpu_us_per_round_trip"] = round(
+                server / echo_us, 2
+            )
+            result["fanout / echo"] = round(fanout_us / echo_us, 2)
+            result["server_cpu_us_per_action / fanout_cpu_us_per_action"] = round(
+                server / fanout_us, 2
+            )
     if result["server_cpu_us_per_action"] and result["client_cpu_us_per_action"]:
         share = result["client_cpu_us_per_action"] / result["server_cpu_us_per_action"]
         result["client_to_server_cpu"] = round(share, 2)
