@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 CODE_BYTES = 12  # 96 random bits, written as 16 URL-safe characters
 PUBLIC_LIST_SECONDS = 1.0  # how stale the public list may be (status changes show this late)
+
+
 def new_code() -> str:
     """An invite code: unguessable (``secrets``), safe in a URL."""
     return secrets.token_urlsafe(CODE_BYTES)
