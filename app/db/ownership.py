@@ -16,10 +16,11 @@ A node that takes rooms over locks the dead node's lease row (``FOR SHARE``), so
 comes late waits for it and then knows that its lease had lapsed: only then does the node read
 its rooms' rows to find the ones it lost.
 
-Rows are kept when a node dies and deleted when a room leaves memory because it is idle, so that
-only rooms someone is using are taken over. A node shutting down hands each room to a live node
-(``hand_over``: the row names it, ``handed``, and a ``NOTIFY`` wakes it) and expires its own
-lease, so that the others take whatever is left at once.
+Room rows are kept when a node dies and deleted when a room leaves memory because it is idle,
+so that only rooms someone is using are taken over; a node's row is deleted once its lease
+lapsed long ago (``FORGET_SECONDS``) and it holds no room. A node shutting down hands each
+room to a live node (``hand_over``: the row names it, ``handed``, and a ``NOTIFY`` wakes it)
+and expires its own lease, so that the others take whatever is left at once.
 """
 
 from __future__ import annotations
@@ -38,10 +39,14 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "belote_handed"  # NOTIFY payload: the node that was handed rooms
 
+# A new row's epoch is the clock in microseconds, not 1: a row deleted because its node was
+# long dead (``_DEAD``) may have a process of that name still frozen somewhere, and a later
+# process of the same name must not take its epoch again.
 _START = text(
     """
     INSERT INTO node_leases (node, epoch, expires_at)
-    VALUES (:node, 1, now() + CAST(:ttl AS interval))
+    VALUES (:node, CAST(extract(epoch FROM clock_timestamp()) * 1000000 AS bigint),
+            now() + CAST(:ttl AS interval))
     ON CONFLICT (node) DO UPDATE
         SET epoch = node_leases.epoch + 1, expires_at = EXCLUDED.expires_at
     RETURNING epoch
@@ -73,9 +78,16 @@ _RENEW = text(
 _MINE = text(
     "SELECT room_code, epoch FROM room_leases WHERE node = :node AND room_code = ANY(:codes)"
 )
-# The nodes whose rooms are free (cheap: the node table and the index on ``room_leases.node``).
+# The nodes whose rooms are free (cheap: the node table and the index on ``room_leases.node``);
+# and, in the same statement, the rows of nodes whose lease lapsed ``:forget`` ago and that
+# hold no room, so that the names of nodes that never come back do not pile up.
 _DEAD = text(
     """
+    WITH forgotten AS (
+        DELETE FROM node_leases AS g
+        WHERE g.expires_at < now() - CAST(:forget AS interval)
+          AND NOT EXISTS (SELECT 1 FROM room_leases AS l WHERE l.node = g.node)
+    )
     SELECT n.node FROM node_leases AS n
     WHERE n.expires_at < now() AND n.node <> :node
       AND EXISTS (SELECT 1 FROM room_leases AS l WHERE l.node = n.node)
@@ -155,6 +167,10 @@ _CREATE = text(
     "INSERT INTO room_leases (room_code, node, epoch, handed) VALUES (:code, :node, 1, false)"
 )
 _TICK = timedelta(seconds=1)
+FORGET_SECONDS = 24 * 3600.0
+"""How long after its lease lapsed a node that holds no room loses its row in ``node_leases``:
+far beyond any pause a node comes back from as itself (a node frozen longer finds no row when
+it renews and loses its rooms, as when a newer process took its name)."""
 
 
 class RoomLeases:
@@ -167,12 +183,14 @@ class RoomLeases:
         ttl_seconds: float,
         idle_seconds: float,
         take_limit: int = 50,
+        forget_seconds: float = FORGET_SECONDS,
     ) -> None:
         self._engine = engine
         self._node = node_id
         self._ttl = timedelta(seconds=ttl_seconds)
         self._idle = timedelta(seconds=idle_seconds)
         self._take_limit = take_limit
+        self._forget = timedelta(seconds=forget_seconds)
         self._epoch = 0  # this process's, in ``node_leases`` (``start``)
         self._held: dict[str, int] = {}  # code -> the epoch this node claimed
         self._lost_callbacks: list[Callable[[str], None]] = []
@@ -262,7 +280,8 @@ class RoomLeases:
         """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes."""
         async with self._engine.begin() as connection:
             rows = list((await connection.execute(_PICK_UP, {"node": self._node})).all())
-            dead = list((await connection.execute(_DEAD, {"node": self._node})).scalars())
+            asking = {"node": self._node, "forget": self._forget}
+            dead = list((await connection.execute(_DEAD, asking)).scalars())
             if dead:
                 confirmed = list(
                     (await connection.execute(_STILL_DEAD, {"dead": dead})).scalars()

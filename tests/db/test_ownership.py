@@ -12,6 +12,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, text
@@ -308,3 +309,47 @@ async def test_a_node_frozen_inside_a_commit_does_not_keep_its_rooms(postgres_ur
         with pytest.raises(DBAPIError):  # the server ended the frozen session
             await connection.rollback()
         await connection.close()
+
+
+async def node_rows(url: str) -> dict[str, int]:
+    engine = make_engine(url)
+    async with engine.connect() as connection:
+        rows = await connection.execute(select(m.NodeLease.node, m.NodeLease.epoch))
+        found = {node: int(epoch) for node, epoch in rows}
+    await engine.dispose()
+    return found
+
+
+async def lapse(url: str, ago: timedelta, *nodes: str) -> None:
+    """The leases of ``nodes`` lapsed ``ago``; a node not there gets a row."""
+    engine = make_engine(url)
+    async with engine.begin() as connection:
+        for name in nodes:
+            await connection.execute(
+                text(
+                    "INSERT INTO node_leases (node, epoch, expires_at) "
+                    "VALUES (:n, 1, now() - CAST(:ago AS interval)) "
+                    "ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at"
+                ),
+                {"n": name, "ago": ago},
+            )
+    await engine.dispose()
+
+
+async def test_the_row_of_a_node_long_dead_is_deleted_once_it_holds_no_room(
+    postgres_url: str,
+) -> None:
+    """Node names that never come back used to stay in ``node_leases`` for ever."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        first_epoch = (await node_rows(postgres_url))["a"]
+        await lapse(postgres_url, timedelta(days=2), "gone", "a")  # a holds a room: its row stays
+        await lapse(postgres_url, timedelta(hours=1), "lately")  # dead, but not for long enough
+        assert await b.leases.take_over() == [room.config.code]
+        assert set(await node_rows(postgres_url)) == {"a", "b", "lately"}
+        assert await b.leases.take_over() == []  # a has no room left now
+        assert set(await node_rows(postgres_url)) == {"b", "lately"}
+        assert await a.leases.renew() == [room.config.code]  # back after all: it lost it
+        async with node(postgres_url, "a"):  # a new process of that name: a new epoch
+            assert (await node_rows(postgres_url))["a"] > first_epoch
