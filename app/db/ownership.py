@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -111,6 +112,21 @@ _TAKE_OVER = text(
     RETURNING l.room_code, l.epoch
     """
 )
+# A live node's share of the dead nodes' active rooms for a renewal period: enough to bring it
+# up to the average number of rooms per live node once they are all taken. Without it the
+# first survivor to look took them all (it restores a batch well within a period) before the
+# others had looked.
+_SHARE = text(
+    f"""
+    SELECT ceil(CAST(
+               (SELECT count(*) FROM room_leases JOIN rooms ON rooms.code = room_code
+                WHERE room_leases.node = ANY(:dead) AND {_ACTIVE})
+             + (SELECT count(*) FROM room_leases JOIN node_leases AS n ON n.node = room_leases.node
+                WHERE n.expires_at >= now()) AS numeric)
+           / greatest(1, (SELECT count(*) FROM node_leases WHERE expires_at >= now())))
+         - (SELECT count(*) FROM room_leases WHERE node = :node)
+    """
+)
 # The rooms of a dead node that nobody is using: the next node to open one claims it. SKIP
 # LOCKED: two nodes forgetting the same rooms in different orders would deadlock.
 _FORGET = text(
@@ -191,6 +207,8 @@ class RoomLeases:
         self._idle = timedelta(seconds=idle_seconds)
         self._take_limit = take_limit
         self._forget = timedelta(seconds=forget_seconds)
+        self._share: float | None = None  # dead nodes' rooms left to take this period
+        self._seen_dead: set[str] = set()  # the dead nodes at the last period's first look
         self._epoch = 0  # this process's, in ``node_leases`` (``start``)
         self._held: dict[str, int] = {}  # code -> the epoch this node claimed
         self._lost_callbacks: list[Callable[[str], None]] = []
@@ -259,6 +277,7 @@ class RoomLeases:
         return None
 
     async def renew(self) -> list[str]:
+        self._share = None  # a new period: reckoned again at the next take-over
         async with self._engine.begin() as connection:
             lapsed = (await connection.execute(_RENEW, self._own())).first()
         if lapsed is not None and not lapsed[0]:
@@ -277,7 +296,11 @@ class RoomLeases:
         return lost
 
     async def take_over(self) -> list[str]:
-        """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes."""
+        """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes, within
+        this node's share of them for the renewal period (``_SHARE``, reckoned at its first
+        take-over after a renewal). Rooms of nodes that were dead a period ago already are
+        left over (another node did not take its share): those are taken without a share."""
+        taken: list[Any] = []
         async with self._engine.begin() as connection:
             rows = list((await connection.execute(_PICK_UP, {"node": self._node})).all())
             asking = {"node": self._node, "forget": self._forget}
@@ -286,17 +309,27 @@ class RoomLeases:
                 confirmed = list(
                     (await connection.execute(_STILL_DEAD, {"dead": dead})).scalars()
                 ) + [node for node in dead if node == ""]
-                params = {
-                    "node": self._node,
-                    "dead": confirmed,
-                    "idle": self._idle,
-                    "limit": self._take_limit,
-                }
-                rows += (await connection.execute(_TAKE_OVER, params)).all()
-                await connection.execute(_FORGET, {"dead": confirmed, "idle": self._idle})
-        for code, epoch in rows:
+                free = {"dead": confirmed, "idle": self._idle}
+                if self._share is None:  # the first look of this period
+                    if set(confirmed) <= self._seen_dead:  # left over since the last period
+                        self._share = math.inf
+                    else:
+                        params = {**free, "node": self._node}
+                        share = (await connection.execute(_SHARE, params)).scalar_one()
+                        self._share = max(0, int(share))
+                    self._seen_dead = set(confirmed)
+                limit = int(min(self._take_limit, self._share))
+                if limit > 0:
+                    params = {**free, "node": self._node, "limit": limit}
+                    taken = list((await connection.execute(_TAKE_OVER, params)).all())
+                await connection.execute(_FORGET, free)
+            elif self._share is None:
+                self._seen_dead = set()
+        if self._share is not None:
+            self._share -= len(taken)
+        for code, epoch in rows + taken:
             self._held[code] = int(epoch)
-        return [code for code, _ in rows]
+        return [code for code, _ in rows + taken]
 
     async def release(self, code: str) -> None:
         epoch = self._held.pop(code, None)

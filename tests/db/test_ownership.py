@@ -353,3 +353,32 @@ async def test_the_row_of_a_node_long_dead_is_deleted_once_it_holds_no_room(
         assert await a.leases.renew() == [room.config.code]  # back after all: it lost it
         async with node(postgres_url, "a"):  # a new process of that name: a new epoch
             assert (await node_rows(postgres_url))["a"] > first_epoch
+
+
+async def test_nodes_taking_over_share_a_dead_node_s_rooms(postgres_url: str) -> None:
+    """Each survivor takes at most its share of them per renewal period: the first one to look
+    used to take them all (a batch is restored well within a period) while the others had not
+    looked yet."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        c = await stack.enter_async_context(node(postgres_url, "c"))
+        rooms = [
+            await a.manager.create(
+                "host", "Host", {"preset": "french"}, target=None, public=False, turn_seconds=0
+            )
+            for _ in range(5)
+        ]
+        await lapse(postgres_url, timedelta(seconds=1), "a")
+        first = await b.leases.take_over()
+        assert len(first) == 3  # 5 rooms, 2 live nodes
+        assert await b.leases.take_over() == []  # its share for this period is taken
+        second = await c.leases.take_over()
+        assert sorted(first + second) == sorted(room.config.code for room in rooms)
+
+        assert len(await a.leases.renew()) == 5  # a is back, without its rooms
+        await lapse(postgres_url, timedelta(seconds=1), "b")  # b dies with its 3 rooms
+        await c.leases.renew()
+        assert len(await c.leases.take_over()) == 1  # up to the average: 5 rooms on a and c
+        assert await c.leases.take_over() == []
+        await c.leases.renew()  # a period later a did not take the rest: c takes it
+        assert len(await c.leases.take_over()) == 2
