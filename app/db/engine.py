@@ -40,6 +40,12 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def json_value(text: str | bytes) -> Any:
+    """JSON columns' values: orjson, several times faster than ``json.loads`` (a room's load
+    reads every action of its match). Whatever ``json_text`` wrote it reads back the same."""
+    return orjson.loads(text)
+
+
 SQLITE_BUSY_SECONDS = 30.0  # how long an SQLite statement waits for another process's lock
 IDLE_IN_TRANSACTION_SECONDS = 3.0
 """PostgreSQL ends a session that sits this long inside a transaction. A node frozen in the
@@ -56,7 +62,10 @@ def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> A
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(
-            url, connect_args={"timeout": sqlite_busy_seconds}, json_serializer=json_text
+            url,
+            connect_args={"timeout": sqlite_busy_seconds},
+            json_serializer=json_text,
+            json_deserializer=json_value,
         )
         event.listen(engine.sync_engine, "connect", partial(_sqlite_pragmas, sqlite_busy_seconds))
         return engine
@@ -68,6 +77,7 @@ def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> A
         pool_pre_ping=True,
         connect_args={"server_settings": idle},
         json_serializer=json_text,
+        json_deserializer=json_value,
     )
 
 
@@ -171,7 +181,10 @@ class _SqliteThread:
 
     def __init__(self, url: URL, busy_seconds: float) -> None:
         self._engine: Engine = create_engine(
-            url, connect_args={"timeout": busy_seconds}, json_serializer=json_text
+            url,
+            connect_args={"timeout": busy_seconds},
+            json_serializer=json_text,
+            json_deserializer=json_value,
         )
         event.listen(self._engine, "connect", partial(_sqlite_pragmas, busy_seconds))
         self._connection: Connection | None = None  # the thread's own

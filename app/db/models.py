@@ -102,8 +102,13 @@ class Match(Base):
         The room stores it in the scoresheet it writes when the match ends that way; the
         engine's replayed scoresheet cannot know it, since no deal says so.
         """
-        conceded = (self.scoresheet or {}).get("conceded")
-        return conceded if isinstance(conceded, int) else None
+        return conceded_side(self.scoresheet)
+
+
+def conceded_side(scoresheet: dict[str, Any] | None) -> int | None:
+    """``Match.conceded_side`` of a stored scoresheet (the store's loads read plain rows)."""
+    conceded = (scoresheet or {}).get("conceded")
+    return conceded if isinstance(conceded, int) else None
 
 
 class MatchSeat(Base):

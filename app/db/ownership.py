@@ -16,10 +16,11 @@ A node that takes rooms over locks the dead node's lease row (``FOR SHARE``), so
 comes late waits for it and then knows that its lease had lapsed: only then does the node read
 its rooms' rows to find the ones it lost.
 
-Rows are kept when a node dies and deleted when a room leaves memory because it is idle, so that
-only rooms someone is using are taken over. A node shutting down hands each room to a live node
-(``hand_over``: the row names it, ``handed``, and a ``NOTIFY`` wakes it) and expires its own
-lease, so that the others take whatever is left at once.
+Room rows are kept when a node dies and deleted when a room leaves memory because it is idle,
+so that only rooms someone is using are taken over; a node's row is deleted once its lease
+lapsed long ago (``FORGET_SECONDS``) and it holds no room. A node shutting down hands each
+room to a live node (``hand_over``: the row names it, ``handed``, and a ``NOTIFY`` wakes it)
+and expires its own lease, so that the others take whatever is left at once.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
@@ -38,10 +40,14 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "belote_handed"  # NOTIFY payload: the node that was handed rooms
 
+# A new row's epoch is the clock in microseconds, not 1: a row deleted because its node was
+# long dead (``_DEAD``) may have a process of that name still frozen somewhere, and a later
+# process of the same name must not take its epoch again.
 _START = text(
     """
     INSERT INTO node_leases (node, epoch, expires_at)
-    VALUES (:node, 1, now() + CAST(:ttl AS interval))
+    VALUES (:node, CAST(extract(epoch FROM clock_timestamp()) * 1000000 AS bigint),
+            now() + CAST(:ttl AS interval))
     ON CONFLICT (node) DO UPDATE
         SET epoch = node_leases.epoch + 1, expires_at = EXCLUDED.expires_at
     RETURNING epoch
@@ -73,9 +79,16 @@ _RENEW = text(
 _MINE = text(
     "SELECT room_code, epoch FROM room_leases WHERE node = :node AND room_code = ANY(:codes)"
 )
-# The nodes whose rooms are free (cheap: the node table and the index on ``room_leases.node``).
+# The nodes whose rooms are free (cheap: the node table and the index on ``room_leases.node``);
+# and, in the same statement, the rows of nodes whose lease lapsed ``:forget`` ago and that
+# hold no room, so that the names of nodes that never come back do not pile up.
 _DEAD = text(
     """
+    WITH forgotten AS (
+        DELETE FROM node_leases AS g
+        WHERE g.expires_at < now() - CAST(:forget AS interval)
+          AND NOT EXISTS (SELECT 1 FROM room_leases AS l WHERE l.node = g.node)
+    )
     SELECT n.node FROM node_leases AS n
     WHERE n.expires_at < now() AND n.node <> :node
       AND EXISTS (SELECT 1 FROM room_leases AS l WHERE l.node = n.node)
@@ -97,6 +110,21 @@ _TAKE_OVER = text(
           ORDER BY random() LIMIT :limit FOR UPDATE OF room_leases SKIP LOCKED) AS free
     WHERE l.room_code = free.room_code
     RETURNING l.room_code, l.epoch
+    """
+)
+# A live node's share of the dead nodes' active rooms for a renewal period: enough to bring it
+# up to the average number of rooms per live node once they are all taken. Without it the
+# first survivor to look took them all (it restores a batch well within a period) before the
+# others had looked.
+_SHARE = text(
+    f"""
+    SELECT ceil(CAST(
+               (SELECT count(*) FROM room_leases JOIN rooms ON rooms.code = room_code
+                WHERE room_leases.node = ANY(:dead) AND {_ACTIVE})
+             + (SELECT count(*) FROM room_leases JOIN node_leases AS n ON n.node = room_leases.node
+                WHERE n.expires_at >= now()) AS numeric)
+           / greatest(1, (SELECT count(*) FROM node_leases WHERE expires_at >= now())))
+         - (SELECT count(*) FROM room_leases WHERE node = :node)
     """
 )
 # The rooms of a dead node that nobody is using: the next node to open one claims it. SKIP
@@ -155,6 +183,10 @@ _CREATE = text(
     "INSERT INTO room_leases (room_code, node, epoch, handed) VALUES (:code, :node, 1, false)"
 )
 _TICK = timedelta(seconds=1)
+FORGET_SECONDS = 24 * 3600.0
+"""How long after its lease lapsed a node that holds no room loses its row in ``node_leases``:
+far beyond any pause a node comes back from as itself (a node frozen longer finds no row when
+it renews and loses its rooms, as when a newer process took its name)."""
 
 
 class RoomLeases:
@@ -167,12 +199,16 @@ class RoomLeases:
         ttl_seconds: float,
         idle_seconds: float,
         take_limit: int = 50,
+        forget_seconds: float = FORGET_SECONDS,
     ) -> None:
         self._engine = engine
         self._node = node_id
         self._ttl = timedelta(seconds=ttl_seconds)
         self._idle = timedelta(seconds=idle_seconds)
         self._take_limit = take_limit
+        self._forget = timedelta(seconds=forget_seconds)
+        self._share: float | None = None  # dead nodes' rooms left to take this period
+        self._seen_dead: set[str] = set()  # the dead nodes at the last period's first look
         self._epoch = 0  # this process's, in ``node_leases`` (``start``)
         self._held: dict[str, int] = {}  # code -> the epoch this node claimed
         self._lost_callbacks: list[Callable[[str], None]] = []
@@ -241,6 +277,7 @@ class RoomLeases:
         return None
 
     async def renew(self) -> list[str]:
+        self._share = None  # a new period: reckoned again at the next take-over
         async with self._engine.begin() as connection:
             lapsed = (await connection.execute(_RENEW, self._own())).first()
         if lapsed is not None and not lapsed[0]:
@@ -259,25 +296,40 @@ class RoomLeases:
         return lost
 
     async def take_over(self) -> list[str]:
-        """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes."""
+        """Rooms handed to this node, and up to ``take_limit`` active rooms of dead nodes, within
+        this node's share of them for the renewal period (``_SHARE``, reckoned at its first
+        take-over after a renewal). Rooms of nodes that were dead a period ago already are
+        left over (another node did not take its share): those are taken without a share."""
+        taken: list[Any] = []
         async with self._engine.begin() as connection:
             rows = list((await connection.execute(_PICK_UP, {"node": self._node})).all())
-            dead = list((await connection.execute(_DEAD, {"node": self._node})).scalars())
+            asking = {"node": self._node, "forget": self._forget}
+            dead = list((await connection.execute(_DEAD, asking)).scalars())
             if dead:
                 confirmed = list(
                     (await connection.execute(_STILL_DEAD, {"dead": dead})).scalars()
                 ) + [node for node in dead if node == ""]
-                params = {
-                    "node": self._node,
-                    "dead": confirmed,
-                    "idle": self._idle,
-                    "limit": self._take_limit,
-                }
-                rows += (await connection.execute(_TAKE_OVER, params)).all()
-                await connection.execute(_FORGET, {"dead": confirmed, "idle": self._idle})
-        for code, epoch in rows:
+                free = {"dead": confirmed, "idle": self._idle}
+                if self._share is None:  # the first look of this period
+                    if set(confirmed) <= self._seen_dead:  # left over since the last period
+                        self._share = math.inf
+                    else:
+                        params = {**free, "node": self._node}
+                        share = (await connection.execute(_SHARE, params)).scalar_one()
+                        self._share = max(0, int(share))
+                    self._seen_dead = set(confirmed)
+                limit = int(min(self._take_limit, self._share))
+                if limit > 0:
+                    params = {**free, "node": self._node, "limit": limit}
+                    taken = list((await connection.execute(_TAKE_OVER, params)).all())
+                await connection.execute(_FORGET, free)
+            elif self._share is None:
+                self._seen_dead = set()
+        if self._share is not None:
+            self._share -= len(taken)
+        for code, epoch in rows + taken:
             self._held[code] = int(epoch)
-        return [code for code, _ in rows]
+        return [code for code, _ in rows + taken]
 
     async def release(self, code: str) -> None:
         epoch = self._held.pop(code, None)

@@ -27,6 +27,7 @@ from app.rooms.ports import (
     SeatRecord,
     ShuffleCommitted,
     Store,
+    StoredRoom,
 )
 from app.rooms.room import FINISHED, WAITING, Room, RoomTimings, check_seat
 from app.rooms.shuffle import new_seed
@@ -38,10 +39,6 @@ log = logging.getLogger(__name__)
 
 CODE_BYTES = 12  # 96 random bits, written as 16 URL-safe characters
 PUBLIC_LIST_SECONDS = 1.0  # how stale the public list may be (status changes show this late)
-RESTORING_AT_ONCE = 8
-"""Rooms a take-over loads at the same time. Loading a room is a few queries and a replay: on
-its own it waits on the database more than it computes, so one at a time a dead node's rooms
-came back at ~20 a second per survivor (bench/takeover.py); within the pool (10 + 10)."""
 
 
 def new_code() -> str:
@@ -245,8 +242,15 @@ class RoomManager:
         policy = self._policy_factory(stored.config.bot_level)
         return Room.restore(stored, self._store, policy, self._timings)
 
-    async def _open(self, code: str, *, claim: bool) -> Room | None:
-        """``get``; ``claim``: the lease is still to be claimed (not by a take-over)."""
+    async def _open(
+        self,
+        code: str,
+        *,
+        claim: bool,
+        loaded: asyncio.Future[dict[str, StoredRoom]] | None = None,
+    ) -> Room | None:
+        """``get``; ``claim``: the lease is still to be claimed (not by a take-over);
+        ``loaded``: the room is read with others (a take-over's batch), not on its own."""
         room = self._rooms.get(code)
         if room is not None:
             room.touch()
@@ -257,7 +261,7 @@ class RoomManager:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
-            room = await self._load(code, claim)
+            room = await self._load(code, claim, loaded)
             future.set_result(room)
         except RoomElsewhere as elsewhere:
             future.set_exception(elsewhere)
@@ -276,11 +280,16 @@ class RoomManager:
             del self._loading[code]
         return room
 
-    async def _load(self, code: str, claim: bool) -> Room | None:
+    async def _load(
+        self, code: str, claim: bool, loaded: asyncio.Future[dict[str, StoredRoom]] | None
+    ) -> Room | None:
         owner = await self._ownership.claim(code) if claim else None
         if owner is not None:
             raise RoomElsewhere(owner)
-        stored = await self._store.load_room(code)
+        if loaded is None:
+            stored = await self._store.load_room(code)
+        else:
+            stored = (await loaded).get(code)
         if stored is None:
             return None
         policy = self._policy_factory(stored.config.bot_level)
@@ -313,15 +322,18 @@ class RoomManager:
 
     async def _lease_loop(self, renew_seconds: float) -> None:
         failures = 0  # in a row: the database is down or out of reach; one traceback per streak
+        renewed = time.monotonic()
         while True:
-            await self._ownership.wait(renew_seconds)
+            # A period after the last renewal: a take-over that took most of it (or all of
+            # it) does not add a whole period of idling before the next batch.
+            await self._ownership.wait(max(0.0, renewed + renew_seconds - time.monotonic()))
             try:
                 renewed = time.monotonic()
                 for code in await self._ownership.renew():
                     await self.drop(code)
                 # A dead node's rooms come a batch at a time: while batches come, take the next
-                # at once rather than a renewal later, for half a period before renewing again.
-                while await self._take_over() and time.monotonic() - renewed < renew_seconds / 2:
+                # at once rather than a renewal later, until the next renewal is due.
+                while await self._take_over() and time.monotonic() - renewed < renew_seconds:
                     pass
             except Exception as error:
                 failures += 1
@@ -335,17 +347,23 @@ class RoomManager:
                 failures = 0
 
     async def _take_over(self) -> list[str]:
+        """Claim a batch of free rooms and restore them. The batch is read from the store at
+        once (``load_rooms``: a handful of queries for the whole batch) rather than room by
+        room; each room then goes through ``_open``, so that a client asking for one of them
+        meanwhile waits for it rather than claiming it again."""
         codes = await self._ownership.take_over()
-        places = asyncio.Semaphore(RESTORING_AT_ONCE)
+        if not codes:
+            return codes
+        loaded = asyncio.ensure_future(self._store.load_rooms(codes))
 
         async def restore(code: str) -> None:
-            async with places:
-                with contextlib.suppress(RoomError):  # logged by get
-                    await self._open(code, claim=False)
+            with contextlib.suppress(RoomError):  # logged by _open
+                await self._open(code, claim=False, loaded=loaded)
 
         await asyncio.gather(*(restore(code) for code in codes))
-        if codes:
-            log.info("node %s took over %d rooms", self._ownership.node_id, len(codes))
+        with contextlib.suppress(Exception):  # retrieved: each room logged the failure
+            await loaded
+        log.info("node %s took over %d rooms", self._ownership.node_id, len(codes))
         return codes
 
     def _lost(self, code: str) -> None:

@@ -224,6 +224,11 @@ class Store(Protocol):
         """The stored room with this invite code, or None."""
         ...
 
+    async def load_rooms(self, codes: Sequence[str]) -> dict[str, StoredRoom]:
+        """The stored rooms of these codes (a code not stored is left out), read at once: a
+        take-over restores a whole batch of rooms."""
+        ...
+
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         """Rooms that were playing when the server stopped, and those waiting for players that
         changed at ``waiting_since`` or later (all of them when it is None)."""

@@ -12,6 +12,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, text
@@ -308,3 +309,76 @@ async def test_a_node_frozen_inside_a_commit_does_not_keep_its_rooms(postgres_ur
         with pytest.raises(DBAPIError):  # the server ended the frozen session
             await connection.rollback()
         await connection.close()
+
+
+async def node_rows(url: str) -> dict[str, int]:
+    engine = make_engine(url)
+    async with engine.connect() as connection:
+        rows = await connection.execute(select(m.NodeLease.node, m.NodeLease.epoch))
+        found = {node: int(epoch) for node, epoch in rows}
+    await engine.dispose()
+    return found
+
+
+async def lapse(url: str, ago: timedelta, *nodes: str) -> None:
+    """The leases of ``nodes`` lapsed ``ago``; a node not there gets a row."""
+    engine = make_engine(url)
+    async with engine.begin() as connection:
+        for name in nodes:
+            await connection.execute(
+                text(
+                    "INSERT INTO node_leases (node, epoch, expires_at) "
+                    "VALUES (:n, 1, now() - CAST(:ago AS interval)) "
+                    "ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at"
+                ),
+                {"n": name, "ago": ago},
+            )
+    await engine.dispose()
+
+
+async def test_the_row_of_a_node_long_dead_is_deleted_once_it_holds_no_room(
+    postgres_url: str,
+) -> None:
+    """Node names that never come back used to stay in ``node_leases`` for ever."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        first_epoch = (await node_rows(postgres_url))["a"]
+        await lapse(postgres_url, timedelta(days=2), "gone", "a")  # a holds a room: its row stays
+        await lapse(postgres_url, timedelta(hours=1), "lately")  # dead, but not for long enough
+        assert await b.leases.take_over() == [room.config.code]
+        assert set(await node_rows(postgres_url)) == {"a", "b", "lately"}
+        assert await b.leases.take_over() == []  # a has no room left now
+        assert set(await node_rows(postgres_url)) == {"b", "lately"}
+        assert await a.leases.renew() == [room.config.code]  # back after all: it lost it
+        async with node(postgres_url, "a"):  # a new process of that name: a new epoch
+            assert (await node_rows(postgres_url))["a"] > first_epoch
+
+
+async def test_nodes_taking_over_share_a_dead_node_s_rooms(postgres_url: str) -> None:
+    """Each survivor takes at most its share of them per renewal period: the first one to look
+    used to take them all (a batch is restored well within a period) while the others had not
+    looked yet."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        c = await stack.enter_async_context(node(postgres_url, "c"))
+        rooms = [
+            await a.manager.create(
+                "host", "Host", {"preset": "french"}, target=None, public=False, turn_seconds=0
+            )
+            for _ in range(5)
+        ]
+        await lapse(postgres_url, timedelta(seconds=1), "a")
+        first = await b.leases.take_over()
+        assert len(first) == 3  # 5 rooms, 2 live nodes
+        assert await b.leases.take_over() == []  # its share for this period is taken
+        second = await c.leases.take_over()
+        assert sorted(first + second) == sorted(room.config.code for room in rooms)
+
+        assert len(await a.leases.renew()) == 5  # a is back, without its rooms
+        await lapse(postgres_url, timedelta(seconds=1), "b")  # b dies with its 3 rooms
+        await c.leases.renew()
+        assert len(await c.leases.take_over()) == 1  # up to the average: 5 rooms on a and c
+        assert await c.leases.take_over() == []
+        await c.leases.renew()  # a period later a did not take the rest: c takes it
+        assert len(await c.leases.take_over()) == 2

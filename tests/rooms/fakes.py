@@ -46,6 +46,9 @@ class MemoryStore:
     async def load_room(self, code: str) -> StoredRoom | None:
         return None
 
+    async def load_rooms(self, codes: Sequence[str]) -> dict[str, StoredRoom]:
+        return {}
+
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         return []
 

@@ -1,0 +1,201 @@
+"""Loading rooms: the store's batch read of plain Core rows (``SqlStore.load_rooms``, what a
+take-over restores from) builds exactly the ``StoredRoom`` the ORM load it replaced built.
+
+``orm_load`` below is that former load, kept here as the reference: six ORM queries per room.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.store import SqlStore
+from app.rooms.manager import RoomManager
+from app.rooms.ports import (
+    RoomConfig,
+    SeatRecord,
+    StoredChat,
+    StoredDeal,
+    StoredMatch,
+    StoredRoom,
+)
+from app.rooms.room import RoomTimings
+from tests.db.test_store import add_player
+from tests.rooms.fakes import Inbox
+from tests.rooms.test_shuffle import next_commitment
+
+CHAT_HISTORY = 3
+ENTROPY = "5e" * 32
+
+
+async def orm_load(session: AsyncSession, code: str, chat_history: int) -> StoredRoom | None:
+    """The store's load before the batch read (as of commit 765abe4), verbatim but for names."""
+    room = await session.scalar(select(m.Room).where(m.Room.code == code))
+    if room is None:
+        return None
+    seats = (
+        await session.scalars(select(m.Seat).where(m.Seat.room_id == room.id).order_by(m.Seat.seat))
+    ).all()
+    chat = (
+        await session.scalars(
+            select(m.ChatMessage)
+            .where(m.ChatMessage.room_id == room.id)
+            .order_by(m.ChatMessage.id.desc())
+            .limit(chat_history)
+        )
+    ).all()
+    match = await orm_load_match(session, room.current_match_id)
+    return StoredRoom(
+        config=RoomConfig(
+            code=room.code,
+            host_id=room.host_id,
+            rules=room.rules,
+            target=room.target,
+            public=room.public,
+            turn_seconds=room.turn_seconds,
+            bot_level=room.bot_level,
+            rated=room.rated,
+            deal_pause_seconds=room.deal_pause_seconds,
+        ),
+        status=room.status,
+        version=room.version,
+        seats=tuple(SeatRecord(s.player_id, s.name, s.bot) for s in seats),
+        match=match,
+        chat=tuple(StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)),
+        next_seed=room.next_seed,
+    )
+
+
+async def orm_load_match(session: AsyncSession, match_id: str | None) -> StoredMatch | None:
+    if match_id is None:
+        return None
+    match = await session.get(m.Match, match_id)
+    if match is None:
+        return None
+    deals = (
+        await session.scalars(
+            select(m.Deal).where(m.Deal.match_id == match_id).order_by(m.Deal.number)
+        )
+    ).all()
+    actions: dict[int, list[m.ActionRow]] = {d.id: [] for d in deals}
+    rows = await session.scalars(
+        select(m.ActionRow)
+        .where(m.ActionRow.deal_id.in_(list(actions)))
+        .order_by(m.ActionRow.deal_id, m.ActionRow.seq)
+    )
+    for row in rows:
+        actions[row.deal_id].append(row)
+    return StoredMatch(
+        match_id=match.id,
+        rules=match.rules,
+        target=match.target,
+        first_dealer=match.first_dealer,
+        finished=match.finished,
+        deals=tuple(
+            StoredDeal(
+                number=d.number,
+                dealer=d.dealer,
+                seed=d.seed,
+                cut=d.cut,
+                deck=tuple(d.deck),
+                hanging_in=d.hanging_in,
+                actions=tuple(a.action for a in actions[d.id]),
+                finished=d.finished,
+                commitment=d.commitment,
+                contributions=tuple(d.contributions or ()),
+                auto=frozenset(a.seq for a in actions[d.id] if a.auto),
+            )
+            for d in deals
+        ),
+        conceded=match.conceded_side(),
+    )
+
+
+async def into_second_deal(manager: RoomManager) -> str:
+    """A room of the host and three random bots, its first deal played out and its second
+    under way, with more chat lines than a room keeps; its code."""
+    room = await manager.create(
+        "host",
+        "Host",
+        {"preset": "bulgarian"},
+        target=None,
+        public=False,
+        turn_seconds=0,
+        bot_level="random",
+        bots=(1, 2, 3),
+        deal_pause_seconds=0,
+    )
+    inbox = Inbox("host")
+    await room.connect(inbox, None)
+    for i in range(CHAT_HISTORY + 2):  # more lines than a room keeps
+        await room.say("host", "Host", None, f"line {i}")
+    await room.contribute("host", next_commitment(inbox.frames[0]), ENTROPY)
+    await room.begin("host", fill_with_bots=False)
+    while room.match is None or room.match.number < 2 or room.match.deal is None:
+        frame = await inbox.wait(
+            lambda f: (
+                bool(f.get("d", {}).get("deal") and f["d"]["deal"]["legal"])
+                and f["v"] == room.game_version
+            )
+        )
+        await room.act("host", None, room.version, frame["d"]["deal"]["legal"][0])
+    return room.config.code
+
+
+async def test_the_batch_load_builds_what_the_orm_load_built(database_url: str) -> None:
+    await add_player(database_url, "host")
+    engine = make_engine(database_url)
+    store = SqlStore(engine, chat_history=CHAT_HISTORY)
+    store.start()
+    manager = RoomManager(
+        store,
+        RoomTimings(bot_delay_seconds=0, chat_history=CHAT_HISTORY),
+    )
+    try:
+        playing = await into_second_deal(manager)
+        waiting = (
+            await manager.create(
+                "host", "Host", {"preset": "french"}, target=501, public=True, turn_seconds=20
+            )
+        ).config.code
+        await manager.close()
+        async with engine.begin() as connection:  # a match conceded: the scoresheet says so
+            sheet: dict[str, Any] = {"conceded": 1, "deals": []}
+            match_of = select(m.Room.current_match_id).where(m.Room.code == playing)
+            await connection.execute(
+                update(m.Match)
+                .where(m.Match.id == match_of.scalar_subquery())
+                .values(scoresheet=sheet)
+            )
+            room_id = select(m.Room.id).where(m.Room.code == playing).scalar_subquery()
+            await connection.execute(  # a line of no seat (stored by an older version)
+                insert(m.ChatMessage).values(
+                    room_id=room_id, seat=None, player_id="host", name="Host", text="old", at=1.5
+                )
+            )
+        async with make_sessionmaker(engine)() as session:
+            old = {c: await orm_load(session, c, CHAT_HISTORY) for c in (playing, waiting)}
+
+        batch = await store.load_rooms([playing, "no-such-room", waiting])
+        assert batch == old
+        assert await store.load_room(playing) == old[playing]
+        assert await store.load_room("no-such-room") is None
+        assert await store.load_rooms([]) == {}
+
+        loaded = batch[playing]  # the comparison is about something: every field is there
+        assert loaded.match is not None and loaded.match.conceded == 1
+        assert [d.finished for d in loaded.match.deals] == [True, False]
+        assert all(d.actions and d.auto for d in loaded.match.deals)
+        assert loaded.match.deals[0].contributions == ({"seat": 0, "entropy": ENTROPY},)
+        assert [c.text for c in loaded.chat] == ["line 3", "line 4", "old"]
+        assert [c.seat for c in loaded.chat] == [0, 0, None]
+        assert loaded.next_seed is not None and loaded.seats[0].player_id == "host"
+        assert batch[waiting].match is None and batch[waiting].config.target == 501
+    finally:
+        await manager.close()
+        await store.close()
+        await engine.dispose()
