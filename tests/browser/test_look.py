@@ -1,6 +1,7 @@
 """The table's look and feel in a real Chromium (issue 11, "What players expect"): the SVG deck
 and its four-colour option, motion that never holds the state back and stops under "reduce
-motion", sound off until asked for, and the tab saying when it is your turn."""
+motion", sound off until asked for, the tab saying when it is your turn; and words a narrow
+layout must not cut (a phone's side seats, the "not rated" badge)."""
 
 from __future__ import annotations
 
@@ -150,3 +151,88 @@ def test_a_phone_s_side_seats_show_names_and_declarations_whole(new_page: Any) -
     for seat in page.evaluate(SIDE_SEATS):
         assert seat["nameWhole"], seat  # "Robot 4", not "Ro…"
         assert seat["kindLines"] == 1, seat  # "Cinquante", not "Cinqu" / "ante"
+
+
+# The waiting room's seats on a phone: is each side seat's label whole ("Свободно" / "място",
+# not "Сво…"), in two lines at most, and does every seat hold its buttons? Boxes, not pixels.
+SEATS_WHOLE = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5;
+  return [...document.querySelectorAll('.felt .seat')].map((seat) => {
+    const name = seat.querySelector('.seat-name');
+    const size = parseFloat(getComputedStyle(name).fontSize);
+    // The text's own boxes: scrollWidth rounds, and "Empty" 0.3 px too wide shows as "Emp…".
+    const text = document.createRange(); text.selectNodeContents(name);
+    return {
+      seat: seat.dataset.seat, name: name.textContent,
+      side: seat.matches('.pos-left, .pos-right'),
+      whole: [...text.getClientRects()].every((r) => r.right <= box(name).right + 0.02)
+        && name.scrollHeight <= name.clientHeight,
+      lines: Math.round(box(name).height / (size * 1.15)),
+      buttonsInside: [...seat.querySelectorAll('button')].every((b) => inside(box(b), box(seat))),
+      inFelt: inside(box(seat), box(seat.closest('.felt'))),
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "bg-BG"])
+def test_a_phone_s_waiting_room_shows_its_side_seats_whole(new_page: Any, locale: str) -> None:
+    """390 px, a bot at seat 2 (right), seat 4 (left) empty: "Empty seat", "Place libre",
+    "Свободно място" read whole in the narrow side seats, each seat's buttons ("S'asseoir ici",
+    "Махни бота") inside its plate. Then a guest with a 32-letter name takes the left seat: his
+    name is cut with "…" and the other seats still hold their buttons."""
+    host = new_page(viewport=PHONE, locale=locale)
+    ui.set_name(host, "Ann")
+    code = ui.create_room(host, bots=(1,))
+    seats = host.evaluate(SEATS_WHOLE)
+    assert {s["seat"] for s in seats if s["side"]} == {"1", "3"}
+    for seat in seats:
+        assert seat["whole"] and seat["lines"] <= 2, seat  # "Свободно" / "място", not "Сво…"
+    for seat in seats:
+        assert seat["buttonsInside"] and seat["inFelt"], seat
+
+    guest = new_page(viewport=PHONE, locale=locale)
+    ui.set_name(guest, "M" + "a" * 31)
+    guest.goto(f"/#/r/{code}")
+    guest.click(".seat[data-seat='3'] button.sit")
+    host.wait_for_selector(".seat[data-seat='3'][data-state=here]")
+    seats = {s["seat"]: s for s in host.evaluate(SEATS_WHOLE)}
+    assert not seats["3"]["whole"] and seats["3"]["lines"] <= 2, seats["3"]  # "Maaa…"
+    assert all(s["buttonsInside"] and s["inFelt"] for s in seats.values()), seats
+
+
+# Does the first rated badge under ``root`` take more than one line, or leave the screen?
+BADGE_BROKEN = """root => {
+  const badge = document.querySelector(`${root} .badge.rated`);
+  const rects = [...badge.getClientRects()];
+  return rects.length !== 1
+    || rects.some((r) => r.left < 0 || r.right > document.documentElement.clientWidth);
+}"""
+
+
+def badge_broken_at(page: Any, root: str) -> list[int]:
+    """The viewport widths, a phone's to a wide desktop's, at which the badge is broken."""
+    broken = []
+    for width in range(320, 1401, 20):
+        page.set_viewport_size({"width": width, "height": 860})
+        if page.evaluate(BADGE_BROKEN, root):
+            broken.append(width)
+    return broken
+
+
+def test_the_rated_badge_stays_on_one_line_at_every_width(new_page: Any) -> None:
+    """Bulgarian, a rated room with a bot: "Без рейтинг: играе бот" goes to the next line whole,
+    never "Без" at the end of one line and the rest on the next, and stays on screen, in the
+    room's top line and in the lobby's list, from 320 to 1400 px wide."""
+    host = new_page(locale="bg-BG")
+    ui.set_name(host, "Ивана")
+    host.check("#rated")
+    code = ui.create_room(host, bots=(1,), public=True)
+    host.wait_for_selector("#room-top .badge.rated.off")
+    assert badge_broken_at(host, "#room-top") == []
+    other = new_page(locale="bg-BG")
+    ui.set_name(other, "Петър")
+    row = f"#public-rooms .room-row[data-code='{code}']"
+    other.wait_for_selector(f"{row} .badge.rated.off")
+    assert badge_broken_at(other, row) == []

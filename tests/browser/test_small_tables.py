@@ -30,7 +30,11 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     plays = 0
     while (step := ui.wait_next(page)) != "finished":
         if step == "result":
-            assert page.locator("#result-panel .breakdown-table thead th").count() == 4
+            # A column per player, unless all three passed (she passes after the first deal,
+            # and the bots may too): a void deal has no table, only its line.
+            void = page.evaluate("() => window.__belote.state.lastResult.result.void === true")
+            heads = page.locator("#result-panel .breakdown-table thead th").count()
+            assert heads == (0 if void else 4), void
             ui.close_result(page)
         elif step == "bid":
             ui.bid(page, prefer="pass" if plays else "clubs")
