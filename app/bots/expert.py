@@ -62,7 +62,9 @@ class ExpertBot:
     """IS-DD card play over sampled deals, `nodes` solver nodes per decision in all; the strong
     level's search for the cards before the last DD_TRICKS tricks and the contract search for
     the calls (`strong_budget` simulated actions each, default the preset's); `soft=False`
-    plays on uniformly sampled deals (a benchmark's comparison)."""
+    plays on uniformly sampled deals, and `depth` searches each world that many tricks deep
+    (the current one counted) instead of to the end: benchmarks' comparisons (bench/dd_loss.py:
+    more worlds searched a few tricks deep lose no fewer points than the default)."""
 
     def __init__(
         self,
@@ -72,6 +74,7 @@ class ExpertBot:
         strong_budget: int | None = None,
         dd_tricks: int | None = None,
         soft: bool = True,
+        depth: int | None = None,
     ) -> None:
         native = available()
         self._soft = soft
@@ -81,6 +84,7 @@ class ExpertBot:
         if dd_tricks is None:
             dd_tricks = NATIVE_DD_TRICKS if native else DD_TRICKS
         self._dd_tricks = dd_tricks
+        self._depth = depth
         self._strong = StrongBot(rng, budget=strong_budget, soft=soft)
         self._bidding = ContractSearch(rng, budget=strong_budget)
 
@@ -109,7 +113,8 @@ class ExpertBot:
             world = sampler.sample(self._rng)
             if world is None:
                 continue
-            solution = Solver(min(share, max(1, self._nodes - spent))).solve(world)
+            solver = Solver(min(share, max(1, self._nodes - spent)))
+            solution = solver.solve(world, self._depth)
             spent += solution.nodes
             for card in cards:
                 totals[card] += solution.values[card]

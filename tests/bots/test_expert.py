@@ -12,8 +12,8 @@ import pytest
 from app.bots import LEVELS, ExpertBot, make_bot
 from app.bots.expert import DD_TRICKS, tricks_to_play
 from app.bots.sampler import Sampler
-from app.bots.solver import tricks_left
-from app.rules import Action, Phase, SeatView, apply, view
+from app.bots.solver import Solution, Solver, tricks_left
+from app.rules import Action, DealState, Phase, SeatView, apply, legal_actions, view
 
 from .deals import RULESETS, fresh_deal
 
@@ -93,3 +93,33 @@ def test_an_expert_card_is_the_same_in_any_deal_consistent_with_the_view() -> No
                 compared += 1
             state = apply(state, basic.choose(seat_view))
     assert compared > 10
+
+
+def test_a_depth_limited_expert_searches_its_worlds_no_deeper_and_repeatably(
+    solver_backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`depth` (bench/dd_loss.py's `isdd:W:D:N` variants): at the first trick every world is
+    searched two tricks deep, not to the end, the card is legal, and a seed gives the same card
+    again, with the pure and the native solver."""
+    rng = random.Random("depth")
+    state = fresh_deal(RULESETS["french"], rng)
+    while state.phase is Phase.BIDDING:
+        assert state.turn is not None
+        state = apply(state, make_bot("basic", rng).choose(view(state, state.turn)))
+    assert state.turn is not None
+    seat_view = view(state, state.turn)
+    depths: list[tuple[int | None, int]] = []
+    solve = Solver.solve
+
+    def spy(self: Solver, world: DealState, max_depth: int | None = None) -> Solution:
+        solution = solve(self, world, max_depth)
+        depths.append((max_depth, solution.depth))
+        return solution
+
+    monkeypatch.setattr(Solver, "solve", spy)
+    cards = []
+    for _ in range(2):
+        bot = ExpertBot(random.Random(3), worlds=3, nodes=200_000, dd_tricks=8, depth=2)
+        cards.append(bot.choose(seat_view))
+    assert cards[0] in legal_actions(state) and cards[1] == cards[0]
+    assert depths and set(depths) == {(2, 2)}
