@@ -409,14 +409,15 @@ async def test_rooms_of_a_killed_node_are_taken_over_and_finish(cluster_url: str
             lost = [c for c, n in owners.items() if n == victim]
             mid_deal = [w for w in watchers if w.code in lost and w.deal and not w.finished]
             assert mid_deal, "no room of the victim was mid-deal"
+            # A watcher whose match ended before the kill has stopped: nothing more comes to it.
+            # (Waiting for it to hear again was this test's flake, about 1 run in 10 here.)
+            back = [w for w in watchers if w.code in lost and not w.finished]
             killed_at = time.monotonic()
             nodes.processes[victim].send_signal(signal.SIGKILL)
             await nodes.until_none_owned_by(victim, lost, TAKEOVER_BOUND)
             takeover = time.monotonic() - killed_at
-            await until(
-                lambda: all(w.last_frame_at > killed_at for w in watchers if w.code in lost), 15
-            )
-            resumed = max(w.last_frame_at for w in watchers if w.code in lost) - killed_at
+            await until(lambda: all(w.last_frame_at > killed_at for w in back), 15)
+            resumed = max(w.last_frame_at for w in back) - killed_at
             print(
                 json.dumps(
                     {
