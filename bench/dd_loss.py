@@ -20,7 +20,9 @@ A variant is a level (`basic`, `strong`, `expert`), `strong:B` (the strong level
 actions per decision), `expert:N` (the expert with N solver nodes per IS-DD decision), or
 `isdd:W:D:N`, the expert's IS-DD search from any trick: at most W worlds, each searched D tricks
 deep (the current one counted; 0: to the end of the deal, as the expert), N solver nodes per
-decision in all.
+decision in all; or colver's IS-DD bot (`colver-isdd20`, `colver-isdd40`, the optional bench
+extra), which follows the deal card by card from the start of the play as in bench/duel.py, so
+that the loss of our card play and of colver's can be compared trick by trick.
 
     python -m bench.dd_loss --tricks 8 7 --positions 300 --variants expert isdd:40:3:3000000
 """
@@ -33,7 +35,7 @@ import math
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.bots import Bot, ExpertBot, StrongBot
 from app.bots.native import available as native_solver
@@ -42,7 +44,7 @@ from app.bots.solver import Solver, tricks_left
 from app.rules import DealState, Play, Ruleset, apply, view
 
 from .bots import _percentiles
-from .duel import bot_of, taken_deal
+from .duel import COLVER, ColverTable, bot_of, taken_deal
 
 TRUTH_NODES = 1 << 40
 """Nodes for the true deal's solve: enough to reach the end of any deal."""
@@ -64,26 +66,48 @@ def variant(name: str, rng: random.Random) -> Bot:
     raise ValueError(f"unknown variant {name!r}")
 
 
-def positions(seed: int, tricks: int, count: int, lead_in: str) -> list[DealState]:
+class Position(NamedTuple):
+    """A decision: its state, the state when the play began and the cards played since."""
+
+    state: DealState
+    start: DealState
+    played: tuple[int, ...]
+
+
+def positions(seed: int, tricks: int, count: int, lead_in: str) -> list[Position]:
     """`count` decisions with a choice in the trick with `tricks` left (module doc)."""
     ruleset = Ruleset.french(must_undertrump=False)
-    found: list[DealState] = []
+    found: list[Position] = []
     number = 0
     while len(found) < count:
         state = taken_deal(ruleset, seed, number)
         number += 1
         if state is None:
             continue
+        start, played = state, []
         bots = [lead_in_bot(lead_in, seed, number, s) for s in range(4)]
         while state.turn is not None and tricks_left(state) >= tricks:
             seat_view = view(state, state.turn)
             if tricks_left(state) == tricks and len(seat_view.legal) > 1:
-                found.append(state)
+                found.append(Position(state, start, tuple(played)))
                 if len(found) == count:
                     break
             bot = bots[state.turn]
-            state = apply(state, policy_action(state) if bot is None else bot.choose(seat_view))
+            action = policy_action(state) if bot is None else bot.choose(seat_view)
+            assert isinstance(action, Play)
+            played.append(int(action.card))
+            state = apply(state, action)
     return found
+
+
+def colver_card(name: str, position: Position, seed: int) -> int:
+    """colver's card in a position: its bot at the seat to play, told the play so far."""
+    seat = position.state.turn
+    assert seat is not None
+    table = ColverTable(position.start, COLVER[name], [seat], seed)
+    for card in position.played:
+        table.played(card)
+    return int(table.choose(position.state).card)
 
 
 def lead_in_bot(level: str, seed: int, number: int, seat: int) -> Bot | None:
@@ -106,18 +130,24 @@ def run(
         start = time.perf_counter()
         losses: dict[str, list[float]] = {name: [] for name in variants}
         times: dict[str, list[float]] = {name: [] for name in variants}
-        for k, state in enumerate(positions(seed, left, count, lead_in)):
+        for k, position in enumerate(positions(seed, left, count, lead_in)):
+            state = position.state
             truth = Solver(TRUTH_NODES).solve(state)
             assert truth.exact
             best = max(truth.values.values())
             seat_view = view(state, state.turn)
             for name in variants:
-                bot = variant(name, random.Random(f"dd_loss/{seed}/{left}/{k}"))
                 clock = time.process_time()
-                action = bot.choose(seat_view)
+                if name in COLVER:
+                    card = colver_card(name, position, seed * 100_003 + k)
+                else:
+                    action = variant(name, random.Random(f"dd_loss/{seed}/{left}/{k}")).choose(
+                        seat_view
+                    )
+                    assert isinstance(action, Play)
+                    card = int(action.card)
                 times[name].append(time.process_time() - clock)
-                assert isinstance(action, Play)
-                losses[name].append(best - truth.values[int(action.card)])
+                losses[name].append(best - truth.values[card])
         base = losses[variants[0]]
         report: dict[str, Any] = {"positions": len(base)}
         for name in variants:
