@@ -3,7 +3,7 @@ import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
-import { go, seatName, showError, toast } from "./ui.js";
+import { dotItem, dots, go, seatName, showError, toast } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
@@ -68,18 +68,25 @@ export function ratedBadge(room) {
   return h("span", { class: `badge rated ${bot ? "off" : ""}`, title: t("rated_explain"), text: t(bot ? "rated_not_with_bot" : "rated") });
 }
 
+/** A room row's seats: each name on one line ("Bot 4" never "Bot" / "4"), "·" between two. */
+function seatList(room) {
+  return dots("room-seats", room.seats.map((s) => dotItem(seatName(room, s.seat), { name: true })));
+}
+
 function roomRow(room) {
-  const seats = room.seats.map((s) => seatName(room, s.seat)).join(" · ");
   return h(
     "li",
     { class: "room-row", dataset: { code: room.code } },
     h(
       "div",
       { class: "room-main" },
-      h("strong", { text: t(`preset_${room.rules.preset}`) }),
-      room.rated ? [" ", ratedBadge(room)] : null,
-      h("span", { class: "muted", text: ` · ${t("target")} ${room.target} · ${t(`status_${room.status}`)}` }),
-      h("div", { class: "room-seats", text: seats }),
+      dots("room-line", [
+        h("strong", { text: t(`preset_${room.rules.preset}`) }),
+        room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+        h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
+        h("span", { class: "muted", text: t(`status_${room.status}`) }),
+      ]),
+      seatList(room),
     ),
     h("a", {
       class: "button",
@@ -272,9 +279,12 @@ async function loadMyRooms(box) {
             h(
               "div",
               { class: "room-main" },
-              h("strong", { text: t(`preset_${room.rules.preset}`) }),
-              h("span", { class: "muted", text: ` · ${t(`status_${room.status}`)} · ${t("your_seat_n", { n: room.your_seat + 1 })}` }),
-              h("div", { class: "room-seats", text: room.seats.map((s) => seatName(room, s.seat)).join(" · ") }),
+              dots("room-line", [
+                h("strong", { text: t(`preset_${room.rules.preset}`) }),
+                h("span", { class: "muted", text: t(`status_${room.status}`) }),
+                h("span", { class: "muted", text: t("your_seat_n", { n: room.your_seat + 1 }) }),
+              ]),
+              seatList(room),
             ),
             h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(room.code)}`, text: t("return_to_table") }),
           ),

@@ -14,7 +14,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { banner, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
+import { banner, dotItem, dots, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -436,16 +436,14 @@ export function showRoom(app, code) {
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
     replace(
       top,
-      h(
-        "div",
-        { class: "room-facts" },
+      dots("room-facts", [
         h("strong", { text: t(`preset_${room.rules.preset}`) }),
-        h("span", { text: ` · ${t("target")} ${room.target}` }),
-        h("span", { text: ` · ${room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off")}` }),
-        h("span", { text: ` · ${room.public ? t("public") : t("private")}` }),
-        room.rated ? [" ", ratedBadge(room)] : null,
-        house.length ? h("span", { class: "muted", text: ` · ${house.join(", ")}` }) : null,
-      ),
+        `${t("target")} ${room.target}`,
+        room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
+        room.public ? t("public") : t("private"),
+        room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+        house.length ? h("span", { class: "muted", text: house.join(", ") }) : null,
+      ]),
       prefsControls(),
       h(
         "div",

@@ -59,6 +59,24 @@ export function roomLink(code) {
   return `${location.origin}/r/${encodeURIComponent(code)}`;
 }
 
+/** A row's items with "·" between them (style.css, `.dots`): the separator shows only between
+ * two items of one line, never at the end of a line nor at the start of the next. An item is a
+ * node or a text; `dotItem(x, { name: true })` keeps a name on one line (cut with "…", whole in
+ * its title), `{ plain: true }` goes without a separator before it (a badge after a title). */
+export function dots(cls, items) {
+  const boxed = items.filter((item) => item !== null && item !== undefined && item !== false);
+  return h("div", { class: `dots ${cls}` }, h("span", { class: "dots-in" }, boxed.map((item) => (item instanceof Element && item.classList.contains("dot-item") ? item : dotItem(item)))));
+}
+
+export function dotItem(content, { name = false, plain = false } = {}) {
+  return h(
+    "span",
+    { class: `dot-item${name ? " name" : ""}`, title: name ? String(content) : null },
+    plain ? null : h("span", { class: "sep", "aria-hidden": "true", text: "·" }),
+    content,
+  );
+}
+
 export function seatName(room, seat) {
   const record = room && room.seats ? room.seats[seat] : null;
   if (!record) return t("seat_n", { n: seat + 1 });

@@ -1,0 +1,194 @@
+"""What a common screen must show without scrolling or breaking, measured from the boxes the
+browser laid out: a laptop's game table holds the player's whole hand (and the keyboard hint
+under it) above the fold; the lobby's room rows never break a name in two, and a separator "·"
+only stands between two items of one line (there and over the table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+
+pytestmark = pytest.mark.browser
+
+# The hand's cards and the keyboard hint, from the top of the page (the page may have been
+# scrolled by a click): where they end against the viewport's height, and how big the cards are.
+HAND_FOLD = """() => {
+  const page = (el) => { const r = el.getBoundingClientRect();
+    return { top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width }; };
+  const hint = document.querySelector('#keyboard-hint');
+  return {
+    height: innerHeight,
+    cards: [...document.querySelectorAll('#hand .card')].map(page),
+    hint: hint ? page(hint) : null,
+    table: page(document.querySelector('#table')),
+  };
+}"""
+
+
+def my_turn_to_play(page: Any) -> None:
+    """Bid (hearts when offered) and play until the player is to play a card."""
+    while True:
+        step = ui.wait_next(page)
+        if step == "bid":
+            ui.bid(page, prefer="hearts")
+        elif step == "play":
+            return
+        elif step == "result":
+            ui.close_result(page)
+        else:
+            raise AssertionError("the match ended before the player had a card to play")
+
+
+LAPTOPS = {"1366x768": (1366, 768), "1280x720": (1280, 720), "1280x860": (1280, 860)}
+
+
+@pytest.mark.parametrize("size", LAPTOPS)
+def test_a_laptop_shows_the_whole_hand_without_scrolling(new_page: Any, size: str) -> None:
+    """A 4-player deal in play, the player's turn (so "Your turn" and the keyboard hint show):
+    every card of the hand and the hint end within the viewport's height, measured from the top
+    of the page. The cards stay a readable size (the table scales with the screen's height, it
+    does not drop what it shows)."""
+    width, height = LAPTOPS[size]
+    page = new_page(viewport={"width": width, "height": height})
+    ui.set_name(page, "Laptop")
+    ui.create_room(page, bots=(1, 2, 3), timer=60)
+    ui.start(page)
+    my_turn_to_play(page)
+    page.wait_for_selector("#keyboard-hint")
+    page.wait_for_timeout(300)  # the cards dealt and the last card played have landed
+    fold = page.evaluate(HAND_FOLD)
+    assert len(fold["cards"]) >= 5, fold
+    assert fold["height"] == height
+    below = [c["bottom"] for c in fold["cards"] if c["bottom"] > height]
+    assert below == [], f"hand cards end at {below} px, below the fold at {height} px"
+    assert fold["hint"]["bottom"] <= height, f"the hint ends at {fold['hint']} of {height} px"
+    assert min(c["width"] for c in fold["cards"]) >= 70, fold["cards"]  # not shrunk away
+
+
+# Every occurrence of one of ``names`` in a text node of the lobby's rows: how many lines its
+# text takes (one, whatever the width; a long name may be cut with "…", never broken).
+NAMES_BROKEN = """names => {
+  const broken = []; let seen = 0;
+  for (const row of document.querySelectorAll('.room-row')) {
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const name of names) {
+        for (let at = node.data.indexOf(name); at >= 0; at = node.data.indexOf(name, at + 1)) {
+          const range = document.createRange();
+          range.setStart(node, at); range.setEnd(node, at + name.length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          seen += 1;
+          if (lines.size > 1) broken.push(`${name} in ${lines.size} lines`);
+        }
+      }
+    }
+  }
+  return { seen, broken };
+}"""
+
+# Every separator "·" shown in a box matching ``boxes`` (the topmost thing at its place: a
+# separator clipped away is not shown) must have a word before it and a word after it on its
+# own line: never the last thing of a line ("Български белот ·"), nor the first of the next.
+STRAY_SEPARATORS = """boxes => {
+  const stray = []; let shown = 0;
+  for (const row of document.querySelectorAll(boxes)) {
+    row.scrollIntoView({ block: 'center' });
+    const words = []; const seps = [];
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/·|[^\\s·]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        for (const r of range.getClientRects()) {
+          if (r.width === 0) continue;
+          if (m[0] !== '·') { words.push(r); continue; }
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          if (hit === node.parentElement) seps.push(r);
+        }
+      }
+    }
+    shown += seps.length;
+    for (const s of seps) {
+      const middle = (s.top + s.bottom) / 2;
+      const line = words.filter((w) => w.top < middle && w.bottom > middle);
+      const before = line.some((w) => w.right <= s.left + 0.5);
+      const after = line.some((w) => w.left >= s.right - 0.5);
+      if (!before || !after) {
+        const where = row.closest('[data-code]').dataset.code;
+        stray.push(`${where}: ${before ? 'last on' : 'first on'} its line`);
+      }
+    }
+  }
+  return { shown, stray };
+}"""
+
+HOST = "Маргарита Иванова"
+SEAT_NAMES = [HOST, "Бот 2", "Бот 3", "Бот 4", "Свободно място"]
+
+
+def lobby_with_rows(new_page: Any) -> Any:
+    """Bulgarian (the longest words): three public rooms of one host, two of them rated (so
+    "Без рейтинг: играе бот" while bots sit there), with bots and an empty seat; the host's
+    lobby then lists them twice, under "your tables" and the public ones."""
+    host = new_page(locale="bg-BG")
+    ui.set_name(host, HOST)
+    host.check("#rated")
+    ui.create_room(host, bots=(1, 2, 3), public=True)
+    host.goto("/")
+    host.check("#rated")
+    ui.create_room(host, bots=(2,), public=True)
+    host.goto("/")
+    ui.create_room(host, bots=(1, 3), public=True)
+    host.goto("/")
+    host.wait_for_selector("#my-rooms .room-row")
+    host.wait_for_selector("#public-rooms .room-row .badge.rated")
+    return host
+
+
+def widths(page: Any, script: str, *args: Any) -> dict[int, Any]:
+    """The script's answer at each width from a small phone's to a wide desktop's."""
+    answers = {}
+    for width in range(320, 1401, 20):
+        page.set_viewport_size({"width": width, "height": 860})
+        answers[width] = page.evaluate(script, *args)
+    return answers
+
+
+def test_lobby_rows_never_break_a_name(new_page: Any) -> None:
+    """From 320 to 1400 px wide, "Бот 2" is never "Бот" at the end of a line and "2" on the
+    next, nor a player's two-word name split, in the lobby's rows."""
+    host = lobby_with_rows(new_page)
+    answers = widths(host, NAMES_BROKEN, SEAT_NAMES)
+    assert all(a["seen"] >= 10 for a in answers.values()), answers  # the names are there
+    broken = {w: a["broken"] for w, a in answers.items() if a["broken"]}
+    assert broken == {}
+
+
+def test_lobby_rows_never_end_or_start_a_line_with_a_separator(new_page: Any) -> None:
+    """From 320 to 1400 px wide, no "·" ends a line of a lobby row (after the rated badge, the
+    preset's name or a seat) or starts the next one."""
+    host = lobby_with_rows(new_page)
+    assert stray_separators(host, ".room-row .room-main") == {}
+
+
+def test_the_table_s_top_line_never_ends_or_starts_a_line_with_a_separator(
+    new_page: Any,
+) -> None:
+    """The same for the line over the table (the preset, the target, the clock, who may come
+    in, the rated badge), which a phone breaks in two or three."""
+    host = new_page(locale="bg-BG")
+    ui.set_name(host, HOST)
+    host.check("#rated")
+    ui.create_room(host, bots=(1,), timer=60)
+    host.wait_for_selector("#room-top .badge.rated")
+    assert stray_separators(host, "#room-top .room-facts") == {}
+
+
+def stray_separators(page: Any, boxes: str) -> dict[int, list[str]]:
+    """The separators out of place in ``boxes`` at each width where there are some."""
+    answers = widths(page, STRAY_SEPARATORS, boxes)
+    assert all(a["shown"] > 0 for a in answers.values()), answers  # there are separators
+    return {w: a["stray"] for w, a in answers.items() if a["stray"]}
