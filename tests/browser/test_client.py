@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-import app.rooms.room as room_module
-from app.rooms.shuffle import DrawnDeck
-from app.rules import Ruleset
 from tests.browser import ui
 from tests.browser.conftest import PHONE
-from tests.rules.helpers import layout_deck
+from tests.browser.rigged import DECLARER_HANDS, rig_deals
 
 pytestmark = pytest.mark.browser
 
@@ -326,29 +321,13 @@ def test_language_follows_the_browser_and_can_be_switched(new_page: Any) -> None
     assert page.evaluate("() => document.documentElement.lang") == "bg"
 
 
-# A Bulgarian deal laid out for seat 0 (the player; the dealer is seat 3, so seat 0 bids and
-# leads first): the four jacks and hearts J-9-A-K-Q, so a carré of jacks (BG-14), a tierce
-# Q-K-A (BG-13) and, with hearts trumps, a belote (BG-19); the bots get hands too weak to bid
-# and no sequence (an equal tierce of theirs would cancel the player's, BG-17).
-RIGGED_HANDS = {
-    0: ["JH", "9H", "AH", "KH", "QH", "JS", "JD", "JC"],
-    1: ["7H", "8H", "7S", "8S", "7D", "8D", "7C", "AS"],
-    2: ["9S", "TS", "9D", "TD", "9C", "AD", "TC", "AC"],
-    3: ["QS", "KS", "TH", "8C", "QD", "KD", "QC", "KC"],
-}
-
-
 def test_declarations_and_belote_are_chosen_and_shown(
     new_page: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The player announces with the first card (the best option preselected), the table
     shows the declarations after the first trick (BG-16), and a belote ticked on the king of
     trumps is announced (BG-19)."""
-    ruleset = Ruleset.bulgarian()
-    deck = tuple(layout_deck(ruleset, 3, RIGGED_HANDS))
-    monkeypatch.setattr(room_module, "draw_deck", lambda *_: DrawnDeck("", 0, deck))
-    fixed = SimpleNamespace(randbelow=lambda n: 3, token_urlsafe=secrets.token_urlsafe)
-    monkeypatch.setattr(room_module, "secrets", fixed)  # the first dealer: seat 3
+    rig_deals(monkeypatch, DECLARER_HANDS)
 
     page = new_page()
     ui.set_name(page, "Declarer")
