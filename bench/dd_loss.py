@@ -22,7 +22,8 @@ actions per decision), `expert:N` (the expert with N solver nodes per IS-DD deci
 deep (the current one counted; 0: to the end of the deal, as the expert), N solver nodes per
 decision in all; or colver's IS-DD bot (`colver-isdd20`, `colver-isdd40`, the optional bench
 extra), which follows the deal card by card from the start of the play as in bench/duel.py, so
-that the loss of our card play and of colver's can be compared trick by trick.
+that the loss of our card play and of colver's can be compared trick by trick (its CPU time
+includes being told the play so far).
 
     python -m bench.dd_loss --tricks 8 7 --positions 300 --variants expert isdd:40:3:3000000
 """
@@ -137,13 +138,13 @@ def run(
             best = max(truth.values.values())
             seat_view = view(state, state.turn)
             for name in variants:
-                clock = time.process_time()
                 if name in COLVER:
+                    clock = time.process_time()
                     card = colver_card(name, position, seed * 100_003 + k)
                 else:
-                    action = variant(name, random.Random(f"dd_loss/{seed}/{left}/{k}")).choose(
-                        seat_view
-                    )
+                    bot = variant(name, random.Random(f"dd_loss/{seed}/{left}/{k}"))
+                    clock = time.process_time()
+                    action = bot.choose(seat_view)
                     assert isinstance(action, Play)
                     card = int(action.card)
                 times[name].append(time.process_time() - clock)
