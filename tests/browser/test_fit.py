@@ -29,7 +29,15 @@ HAND_FOLD = """() => {
 }"""
 
 
-LAPTOPS = {"1366x768": (1366, 768), "1280x720": (1280, 720), "1280x860": (1280, 860)}
+LAPTOPS = {
+    "1366x768-en": (1366, 768, "en-US"),
+    "1280x720-en": (1280, 720, "en-US"),
+    "1280x720-fr": (1280, 720, "fr-FR"),
+    "1280x720-bg": (1280, 720, "bg-BG"),
+    "1280x860-en": (1280, 860, "en-US"),
+}
+"""Screen sizes, and the language at each: the French and Bulgarian words are longer, so the
+panel of announcements may take more lines at the shortest screen."""
 
 
 @pytest.mark.parametrize("size", LAPTOPS)
@@ -41,10 +49,11 @@ def test_a_laptop_shows_the_whole_hand_without_scrolling(
     belote: a rigged deal, so that the test does not depend on the cards dealt) and the
     keyboard hint. Every card of the hand and the hint end within the viewport's height,
     measured from the top of the page. The cards stay a readable size (the table scales with
-    the screen's height, it does not drop what it shows)."""
+    the screen's height, it does not drop what it shows). At 1280x720 in the three languages:
+    the French panel takes three lines where the English takes two."""
     rig_deals(monkeypatch, DECLARER_HANDS)
-    width, height = LAPTOPS[size]
-    page = new_page(viewport={"width": width, "height": height})
+    width, height, locale = LAPTOPS[size]
+    page = new_page(viewport={"width": width, "height": height}, locale=locale)
     ui.set_name(page, "Laptop")
     ui.create_room(page, bots=(1, 2, 3), timer=60)
     ui.start(page)
