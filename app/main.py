@@ -28,7 +28,7 @@ from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.lease import Lease, make_lease
-from app.db.ownership import RoomLeases
+from app.db.ownership import RoomLeases, session_name
 from app.db.players import Players
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
@@ -47,7 +47,9 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    engine = make_engine(settings.database_url, settings.sqlite_busy_seconds)
+    engine = make_engine(
+        settings.database_url, settings.sqlite_busy_seconds, session_name(settings.node_id)
+    )
     sessions = make_sessionmaker(engine)
     leases = None
     if settings.node_id:

@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -105,7 +105,37 @@ class Cluster:
             while node in (await self.owners(codes)).values():
                 await asyncio.sleep(0.1)
 
-        await asyncio.wait_for(wait(), timeout)
+        try:
+            await asyncio.wait_for(wait(), timeout)
+        except TimeoutError:
+            pytest.fail(f"{node} still owns rooms after {timeout} s: {await self.why(codes)}")
+
+    async def why(self, codes: list[str]) -> str:
+        """The database's side of a take-over that did not happen: the rooms' lease rows, the
+        nodes' leases, and every session of the database with what it waits for and the locks
+        it holds."""
+        engine = make_engine(self.database_url)
+        try:
+            async with engine.connect() as connection:
+                queries = {
+                    "rooms": "SELECT l.room_code, l.node, l.epoch, l.handed, r.status, "
+                    "now() - r.updated_at FROM room_leases l JOIN rooms r ON r.code = l.room_code "
+                    "WHERE l.room_code = ANY(:codes)",
+                    "nodes": "SELECT node, epoch, expires_at - now() FROM node_leases",
+                    "sessions": "SELECT a.pid, a.state, a.wait_event_type, a.wait_event, "
+                    "now() - a.xact_start, now() - a.state_change, left(a.query, 120), "
+                    "(SELECT count(*) FROM pg_locks k WHERE k.pid = a.pid AND k.granted), "
+                    "pg_blocking_pids(a.pid) FROM pg_stat_activity a "
+                    "WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()",
+                }
+                asked = {"codes": codes}
+                found = {
+                    name: [tuple(row) for row in await connection.execute(text(q), asked)]
+                    for name, q in queries.items()
+                }
+            return "\n".join(f"{name}: {rows}" for name, rows in found.items())
+        finally:
+            await engine.dispose()
 
 
 def node_process(database_url: str, node: str, port: int, prefix: str) -> subprocess.Popen[bytes]:

@@ -55,8 +55,13 @@ which skips locked rows, could never take those rooms. Below the node lease (5 s
 locks are gone before the lease is; our transactions never wait on anything but the database."""
 
 
-def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> AsyncEngine:
-    """An async engine for ``url``; for SQLite the file's folder is created first."""
+def make_engine(
+    url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS, session_name: str = ""
+) -> AsyncEngine:
+    """An async engine for ``url``; for SQLite the file's folder is created first.
+    ``session_name`` is PostgreSQL's ``application_name`` of every connection: a cluster's node
+    names its sessions so that the others can end them once its lease lapsed
+    (``app.db.ownership``)."""
     if is_sqlite(url):
         database = make_url(url).database
         if database and database != ":memory:":
@@ -69,13 +74,15 @@ def make_engine(url: str, sqlite_busy_seconds: float = SQLITE_BUSY_SECONDS) -> A
         )
         event.listen(engine.sync_engine, "connect", partial(_sqlite_pragmas, sqlite_busy_seconds))
         return engine
-    idle = {"idle_in_transaction_session_timeout": str(int(IDLE_IN_TRANSACTION_SECONDS * 1000))}
+    server = {"idle_in_transaction_session_timeout": str(int(IDLE_IN_TRANSACTION_SECONDS * 1000))}
+    if session_name:
+        server["application_name"] = session_name
     return create_async_engine(
         url,
         pool_size=10,
         max_overflow=10,
         pool_pre_ping=True,
-        connect_args={"server_settings": idle},
+        connect_args={"server_settings": server},
         json_serializer=json_text,
         json_deserializer=json_value,
     )

@@ -16,6 +16,14 @@ A node that takes rooms over locks the dead node's lease row (``FOR SHARE``), so
 comes late waits for it and then knows that its lease had lapsed: only then does the node read
 its rooms' rows to find the ones it lost.
 
+A node that takes rooms over first ends the dead node's database sessions (each node names its
+sessions, ``session_name``): a process frozen or cut off in the middle of a statement holds its
+row locks for as long as PostgreSQL sees its connection, which the idle-in-transaction timeout
+(``app.db.engine``) does not cover (a statement still running, a pipeline waiting for its
+``Sync``, a result the client does not read), and the take-over skips locked rows. Only the
+sessions it opened while its lease ran are ended, so a new process under the same name is left
+alone; the node, if it comes back, reconnects and finds its rooms gone.
+
 Room rows are kept when a node dies and deleted when a room leaves memory because it is idle,
 so that only rooms someone is using are taken over; a node's row is deleted once its lease
 lapsed long ago (``FORGET_SECONDS``) and it holds no room. A node shutting down hands each
@@ -96,6 +104,26 @@ _DEAD = text(
     SELECT '' WHERE EXISTS (SELECT 1 FROM room_leases WHERE node = '')
     """
 )
+# PostgreSQL 14 or later (the wait for each session to end, in milliseconds); the statement's
+# own snapshot sees a node that renewed or restarted meanwhile, and leaves it be.
+_END_SESSIONS = text(
+    """
+    SELECT count(pg_terminate_backend(a.pid, :wait)) FROM pg_stat_activity AS a
+    JOIN node_leases AS n ON a.application_name = :prefix || n.node
+    WHERE n.node = ANY(:dead) AND n.expires_at < now() AND a.backend_start < n.expires_at
+      AND a.datname = current_database() AND a.usename = current_user
+      AND a.pid <> pg_backend_pid()
+    """
+)
+_END_WAIT_MS = 1000  # a backend ends at once, even one blocked writing to a frozen client
+SESSION_PREFIX = "belote:"
+
+
+def session_name(node: str) -> str:
+    """The ``application_name`` of a node's database sessions (none outside a cluster)."""
+    return SESSION_PREFIX + node if node else ""
+
+
 _STILL_DEAD = text(
     "SELECT node FROM node_leases WHERE node = ANY(:dead) AND expires_at < now() FOR SHARE"
 )
@@ -282,6 +310,10 @@ class RoomLeases:
             lapsed = (await connection.execute(_RENEW, self._own())).first()
         if lapsed is not None and not lapsed[0]:
             return []  # the steady state: one row written, whatever the number of rooms
+        if lapsed is not None:  # the others ended this node's sessions, its listener's too
+            await self.close()
+            with contextlib.suppress(Exception):
+                await self._listen()
         held = dict(self._held)
         kept: dict[str, int] = {}
         if lapsed is not None and held:  # others may have taken some rooms meanwhile
@@ -306,6 +338,9 @@ class RoomLeases:
             asking = {"node": self._node, "forget": self._forget}
             dead = list((await connection.execute(_DEAD, asking)).scalars())
             if dead:
+                ending = {"dead": dead, "prefix": SESSION_PREFIX, "wait": _END_WAIT_MS}
+                if (await connection.execute(_END_SESSIONS, ending)).scalar_one():
+                    log.warning("ended the database sessions of %s (their lease lapsed)", dead)
                 confirmed = list(
                     (await connection.execute(_STILL_DEAD, {"dead": dead})).scalars()
                 ) + [node for node in dead if node == ""]

@@ -8,6 +8,7 @@ past by the test (the database's clock decides expiry), not a sleep.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -20,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.db import models as m
 from app.db.engine import IDLE_IN_TRANSACTION_SECONDS, make_engine
-from app.db.ownership import RoomLeases
+from app.db.ownership import RoomLeases, session_name
 from app.db.store import LeaseLost, SqlStore
 from app.rooms.errors import RoomElsewhere, RoomError
 from app.rooms.manager import RoomManager
@@ -309,6 +310,36 @@ async def test_a_node_frozen_inside_a_commit_does_not_keep_its_rooms(postgres_ur
         with pytest.raises(DBAPIError):  # the server ended the frozen session
             await connection.rollback()
         await connection.close()
+
+
+async def test_a_node_frozen_inside_a_statement_has_its_sessions_ended(postgres_url: str) -> None:
+    """A node stopped while its session runs a statement (or waits in a pipeline for the rest
+    of it, or writes a result the frozen process does not read) holds its rows locked with no
+    idle-in-transaction timeout to end it: the node taking over ends the sessions the dead node
+    opened while its lease ran, and takes the room at its first look."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        frozen = make_engine(postgres_url, session_name=session_name("a"))  # a's, frozen
+        stack.push_async_callback(frozen.dispose)
+        connection = await frozen.connect()
+        await connection.execute(
+            text("SELECT 1 FROM room_leases WHERE room_code = :c FOR UPDATE"), {"c": code}
+        )
+        running = asyncio.ensure_future(connection.execute(text("SELECT pg_sleep(600)")))
+        bystander = make_engine(postgres_url, session_name=session_name("a"))  # opened later
+        stack.push_async_callback(bystander.dispose)
+        await lapse(postgres_url, timedelta(0), "a")  # a's lease ends after its sessions began
+        later = await bystander.connect()
+        assert await b.leases.take_over() == [code]
+        assert await lease_of(postgres_url, code) == ("b", 2)
+        with pytest.raises(DBAPIError):  # the server ended the frozen session
+            await running
+        assert (await later.execute(text("SELECT 1"))).scalar_one() == 1  # not this one
+        await later.close()
+        with contextlib.suppress(DBAPIError):
+            await connection.close()
 
 
 async def node_rows(url: str) -> dict[str, int]:
