@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser import ui
+from tests.browser.conftest import PHONE
 
 
 def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: Path) -> None:
@@ -132,6 +133,9 @@ def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
     assert tag.get_attribute("data-stack") == index
     assert tag.inner_text() == f"stack {int(index or 0) + 1}"
     assert tag.get_attribute("title") == f"from stack {int(index or 0) + 1}"
+    page.set_viewport_size(PHONE)  # the narrowest cards: the tag is read whole, not cut
+    widths = tag.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] <= widths[1], f"the tag's text is {widths[0]} px wide in {widths[1]} px"
 
 
 def test_a_two_player_room_is_joined_by_its_invite_link(new_page: Any, artifacts: Path) -> None:
