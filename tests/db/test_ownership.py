@@ -39,7 +39,7 @@ class Node:
 
 @asynccontextmanager
 async def node(url: str, node_id: str) -> AsyncIterator[Node]:
-    engine = make_engine(url)
+    engine = make_engine(url, session_name=session_name(node_id))  # as app.main names them
     leases = RoomLeases(engine, node_id, ttl_seconds=60, idle_seconds=600)
     store = SqlStore(engine, fence=leases)
     store.start()
@@ -340,6 +340,24 @@ async def test_a_node_frozen_inside_a_statement_has_its_sessions_ended(postgres_
         await later.close()
         with contextlib.suppress(DBAPIError):
             await connection.close()
+
+
+async def test_a_node_whose_sessions_were_ended_reconnects_and_listens_again(
+    postgres_url: str,
+) -> None:
+    """The node taking over ended the dead node's sessions, its listener's too: once the node
+    is back, its renewal reconnects (the pool pings first), tells it which room it lost, and
+    listens again, so that a room handed to it later wakes it up at once."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        room, _ = await host_and_bots_mid_deal(a.manager)
+        code = room.config.code
+        await lapse(postgres_url, timedelta(0), "a")
+        assert await b.leases.take_over() == [code]
+        assert await a.leases.renew() == [code]
+        await b.leases.hand_over({code: "a"})
+        await asyncio.wait_for(a.leases.wait(600), 30)  # NOTIFY, not the 600 s
+        assert await lease_of(postgres_url, code) == ("a", 3)
 
 
 async def node_rows(url: str) -> dict[str, int]:
