@@ -826,8 +826,10 @@ export function showRoom(app, code) {
       if (seats() === 4) {
         parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, usTeam(), teamNames())));
       } else {
-        const text = columns().map((side) => `${labels[side]} ${scores[side]}`).join(" · ");
-        parts.push(h("div", { class: "felt-score", id: "felt-score", text }));
+        // One chip a side, as the teams' (a name never breaks from its score; a column on a phone)
+        const names = teamNames();
+        const chip = (side) => h("span", { class: "team-chip", title: names[side] }, `${labels[side]} `, h("strong", { text: String(scores[side]) }));
+        parts.push(h("div", { class: "felt-score", id: "felt-score" }, columns().map(chip)));
       }
     }
     return parts;

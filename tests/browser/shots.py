@@ -28,6 +28,7 @@ LOCALES = {"en": "en-US", "fr": "fr-FR", "bg": "bg-BG"}
 
 
 def shoot(page: Any, out: Path, name: str, full: bool = False) -> None:
+    ui.settle(page)  # the cards in flight have landed
     page.screenshot(path=str(out / f"{name}.png"), full_page=full)
 
 
@@ -65,7 +66,6 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
             ui.bid(page, prefer="hearts")
         elif step == "play":
             if "play" not in seen and page.get_attribute("#trick", "data-count") not in ("0", None):
-                page.wait_for_timeout(400)  # let the card that was just played land
                 shoot(page, out, f"play-{tag}")
                 page.check("#pref-four-colour")
                 shoot(page, out, f"play-four-colour-{tag}")

@@ -64,7 +64,7 @@ def test_a_laptop_shows_the_whole_hand_without_scrolling(
     assert step == "play"
     page.wait_for_selector("#declare-panel #announce-belote")
     page.wait_for_selector("#keyboard-hint")
-    page.wait_for_timeout(300)  # the cards dealt and the last card played have landed
+    ui.settle(page)  # the cards dealt and the last card played have landed
     fold = page.evaluate(HAND_FOLD)
     assert len(fold["cards"]) >= 5, fold
     assert fold["height"] == height

@@ -53,6 +53,15 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     won = sheet["winner"] == 0
     assert page.inner_text("#verdict") == ("You won the match!" if won else "You lost the match.")
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    # The score in the felt's corner, on a phone: a chip a player, none broken over two lines
+    # ("Bot 2 0" was cut as "Bot" / "2 0" when it was one text).
+    page.set_viewport_size(PHONE)
+    chips = page.locator("#felt-score .team-chip")
+    texts = chips.all_inner_texts()
+    assert len(texts) == 3 and texts[0] == f"You {sheet['scores'][0]}", texts
+    assert sorted(int(x.split()[-1]) for x in texts) == sorted(sheet["scores"])
+    heights = [box["height"] for box in (c.bounding_box() for c in chips.all()) if box]
+    assert len(heights) == 3 and max(heights) < 1.5 * min(heights), heights
 
     page.click("#nav-history")
     page.wait_for_selector("#history table tbody tr")

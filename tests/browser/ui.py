@@ -81,6 +81,16 @@ def wait_next(page: Any) -> str:
     return "bid" if page.get_attribute(ROOM, "data-phase") == "bidding" else "play"
 
 
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
+def settle(page: Any) -> None:
+    """Wait until every card has landed: no finite animation is running (dealt and played
+    cards fly for a few hundred ms; the seat to act pulses for ever)."""
+    page.wait_for_function(SETTLED)
+
+
 def hand(page: Any) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.query_selector_all("#hand .card")]
 
