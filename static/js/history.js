@@ -87,7 +87,7 @@ export function showHistory(app) {
       box.append(
         h(
           "table",
-          { class: "history-table" },
+          { class: "history-table matches-table" },
           h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score"), ""].map((x) => h("th", { text: x })))),
           h(
             "tbody",
@@ -110,9 +110,13 @@ export function showHistory(app) {
                 h(
                   "td",
                   { class: "actions" },
-                  h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
-                  // A match still being played: the way back to its table.
-                  !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
+                  h(
+                    "div",
+                    { class: "action-buttons" },
+                    h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
+                    // A match still being played: the way back to its table.
+                    !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
+                  ),
                 ),
               );
             }),

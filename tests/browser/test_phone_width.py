@@ -1,0 +1,64 @@
+"""Every page fits a phone's width: nothing makes the page scroll sideways at 390 px (the history
+list did: its buttons' cell left the table and stood 58 px past the screen's edge)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+# Against the device's width, not the window's: a mobile browser zooms a page that is too wide
+# out until it fits, and its window then is as wide as the page.
+SIDEWAYS = "() => document.documentElement.scrollWidth - screen.width"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, artifacts: Path, locale: str) -> None:
+    page = new_page(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Bartholomew")
+    over: dict[str, int] = {}
+
+    def measure(where: str) -> None:
+        ui.settle(page)
+        over[where] = page.evaluate(SIDEWAYS)
+
+    page.wait_for_selector("#create-form")
+    page.click("#create-form details summary")  # the house rules, open
+    measure("lobby")
+    ui.create_room(page, bots=(1, 2, 3))
+    measure("waiting room")
+    ui.start(page)
+    while (step := ui.wait_next(page)) != "result":  # the first deal, for its replay
+        if step == "bid":
+            ui.bid(page)
+        else:
+            ui.play(page)
+    ui.close_result(page)
+    ui.play_until_trick_in_progress(page)  # the second: the match is in progress
+    measure("table")
+    match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    page.click("#nav-history")
+    page.click("#leave-go")
+    page.wait_for_selector("#history table .return")  # the match in progress, its way back
+    measure("history")
+    page.screenshot(path=str(artifacts / f"history-phone-{locale}.png"), full_page=True)
+    page.click("#my-profile")
+    page.wait_for_selector("#profile-name")
+    measure("profile")
+    page.goto("/#/ratings/bulgarian")
+    page.wait_for_selector("#leaderboard[data-preset=bulgarian] :not(.muted)")
+    measure("leaderboard")
+    page.goto(f"/#/m/{match_id}")
+    page.wait_for_selector("#match table.scoresheet")  # a deal scored
+    measure("match")
+    page.goto(f"/#/m/{match_id}/d/1")
+    page.wait_for_selector("#replay-step")
+    measure("replay")
+    page.goto("/#/account")
+    page.wait_for_selector("#account form")
+    measure("account")
+    assert {where: px for where, px in over.items() if px > 0} == {}, over
