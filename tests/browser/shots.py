@@ -5,7 +5,8 @@
 Starts the app on a free port with a temporary database (as the browser tests do) and, for a
 desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves the lobby, the
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
-history and the replay of a deal (and the table with the four-colour deck):
+history, the player's profile, a leaderboard, the account page, the match's page and the replay
+of a deal (and the table with the four-colour deck):
 ``{page}-{lang}-{desktop|phone}.png``; then the tables for
 three and two (``bulgarian3``, ``bulgarian2``, ``open_belot``) during the bidding and during
 play, their scoresheet after a deal and the replay of that deal:
@@ -84,6 +85,18 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
     page.click("#leave-go")
     page.wait_for_selector("#history table")
     shoot(page, out, f"history-{tag}", full=True)
+    page.click("#my-profile")
+    page.wait_for_selector("#profile-name")
+    shoot(page, out, f"profile-{tag}", full=True)
+    page.goto("/#/ratings/bulgarian")
+    page.wait_for_selector("#leaderboard[data-preset=bulgarian] :not(.muted)")
+    shoot(page, out, f"leaderboard-{tag}", full=True)
+    page.goto("/#/account")
+    page.wait_for_selector("#account form")
+    shoot(page, out, f"account-{tag}", full=True)
+    page.goto(f"/#/m/{match_id}")
+    page.wait_for_selector("#match .deal-list")
+    shoot(page, out, f"match-{tag}", full=True)
     page.goto(f"/#/m/{match_id}/d/1")
     page.wait_for_selector("#replay-step")
     page.select_option("#replay-jump", index=1)
