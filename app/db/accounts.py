@@ -153,8 +153,13 @@ class Accounts:
         ``login_limited`` once the username or the address failed too often."""
         keys = [f"user:{username.casefold()[:64]}", f"addr:{address[:64]}"]
         caps = [self._limits.per_account, self._limits.per_address]
-        if not await self._take_try(keys, caps):
+        # A name no account can have is neither looked up nor written as a key: it may hold
+        # what the database refuses (a NUL byte, in PostgreSQL). The address's try counts.
+        named = USERNAME.match(username) is not None
+        if not await self._take_try(keys if named else keys[1:], caps if named else caps[1:]):
             raise RoomError("login_limited", "Too many failed logins; try again later.")
+        if not named:
+            raise RoomError("bad_login", "The username or the password is wrong.")
         async with self._sessions() as session:
             account = await session.scalar(
                 select(m.Account).where(m.Account.username_key == username.casefold())

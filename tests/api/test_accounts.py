@@ -181,6 +181,22 @@ async def test_login_attempts_are_limited_per_account_and_per_address(settings: 
         assert code_of(await login(http, "someone")) == (429, "login_limited")
 
 
+async def test_a_name_no_account_can_have_is_a_wrong_login_and_is_not_stored(
+    http: httpx.AsyncClient, settings: Settings
+) -> None:
+    """A NUL byte in the username made PostgreSQL refuse the failure's key: a 500 (found by
+    schemathesis). Such a name is a wrong login, counted against the address only."""
+    for name in ("ab\x00c", "no", "ünïcode", "a" * 33):
+        assert code_of(await login(http, name)) == (401, "bad_login"), name
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            rows = (await session.execute(select(m.LoginFailure.key, m.LoginFailure.count))).all()
+    finally:
+        await engine.dispose()
+    assert [(key.split(":")[0], count) for key, count in rows] == [("addr", 4)]
+
+
 async def test_passwords_and_tokens_are_stored_hashed_and_never_logged(
     http: httpx.AsyncClient, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
