@@ -913,10 +913,15 @@ export function showRoom(app, code) {
       const won = sidesOf(seats()).map(() => 0);
       for (const trick of deal.tricks) won[sideOf(seats(), trick.winner)] += 1;
       if (deal.phase !== "bidding") {
-        const text = teamsPlay(seats())
-          ? t("tricks_won", { us: won[usTeam()], them: won[1 - usTeam()] })
-          : `${t("tricks")}: ${columns().map((side) => `${shortTeamNames()[side]} ${won[side]}`).join(" · ")}`;
-        parts.push(h("div", { class: "tricks-line", text }));
+        if (teamsPlay(seats())) {
+          parts.push(h("div", { class: "tricks-line", text: t("tricks_won", { us: won[usTeam()], them: won[1 - usTeam()] }) }));
+        } else {
+          // A player's count never breaks from his name, nor a "·" ends a line (ui.js, dots).
+          const labels = shortTeamNames();
+          const sides = columns().map((side) => `${labels[side]} ${won[side]}`);
+          sides[0] = `${t("tricks")}: ${sides[0]}`;
+          parts.push(dots("tricks-line", sides.map((text) => dotItem(text, { name: true }))));
+        }
       }
       if (deal.phase === "playing" && deal.tricks.length) {
         parts.push(

@@ -62,6 +62,10 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     assert sorted(int(x.split()[-1]) for x in texts) == sorted(sheet["scores"])
     heights = [box["height"] for box in (c.bounding_box() for c in chips.all()) if box]
     assert len(heights) == 3 and max(heights) < 1.5 * min(heights), heights
+    # And the side panel's tricks: a player's count with his name, never cut.
+    sides = page.locator(".tricks-line .dot-item.name")
+    cut = "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+    assert sides.count() == 3 and sides.evaluate_all(cut) == [], sides.all_inner_texts()
 
     page.click("#nav-history")
     page.wait_for_selector("#history table tbody tr")
