@@ -88,19 +88,12 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
     page.click("#my-profile")
     page.wait_for_selector("#profile-name")
     shoot(page, out, f"profile-{tag}", full=True)
-    page.goto("/#/ratings/bulgarian")
-    page.wait_for_selector("#leaderboard[data-preset=bulgarian] :not(.muted)")
-    shoot(page, out, f"leaderboard-{tag}", full=True)
-    page.goto("/#/account")
-    page.wait_for_selector("#account form")
-    shoot(page, out, f"account-{tag}", full=True)
-    page.goto(f"/#/m/{match_id}")
-    page.wait_for_selector("#match .deal-list")
-    shoot(page, out, f"match-{tag}", full=True)
-    page.goto(f"/#/m/{match_id}/d/1")
-    page.wait_for_selector("#replay-step")
-    page.select_option("#replay-jump", index=1)
-    shoot(page, out, f"replay-{tag}", full=True)
+    for name, (address, drawn) in ui.pages_of(match_id).items():
+        page.goto(address)
+        page.wait_for_selector(drawn)
+        if name == "replay":
+            page.select_option("#replay-jump", index=1)  # the first trick
+        shoot(page, out, f"{name}-{tag}", full=True)
     context.close()
 
 

@@ -49,16 +49,11 @@ def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, artifacts: Path, loc
     page.click("#my-profile")
     page.wait_for_selector("#profile-name")
     measure("profile")
-    page.goto("/#/ratings/bulgarian")
-    page.wait_for_selector("#leaderboard[data-preset=bulgarian] :not(.muted)")
-    measure("leaderboard")
-    page.goto(f"/#/m/{match_id}")
-    page.wait_for_selector("#match table.scoresheet")  # the first deal scored
-    measure("match")
-    page.goto(f"/#/m/{match_id}/d/1")
-    page.wait_for_selector("#replay-step")
-    measure("replay")
-    page.goto("/#/account")
-    page.wait_for_selector("#account form")
-    measure("account")
+    for name, (address, drawn) in ui.pages_of(match_id).items():
+        page.goto(address)
+        page.wait_for_selector(drawn)
+        measure(name)
     assert {where: px for where, px in over.items() if px > 0} == {}, over
+    page.goto(ui.pages_of(match_id)["match"][0])  # the shuffle's verdict: one pill, one line
+    pill = page.wait_for_selector('.shuffle-check[data-deal="1"][data-verdict]')
+    assert pill.evaluate("el => el.getClientRects().length") == 1, pill.inner_text()

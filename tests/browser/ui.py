@@ -91,6 +91,17 @@ def settle(page: Any) -> None:
     page.wait_for_function(SETTLED)
 
 
+def pages_of(match_id: str) -> dict[str, tuple[str, str]]:
+    """The pages away from the table, by name: each one's address and what shows it is drawn
+    (the match's first deal is over)."""
+    return {
+        "leaderboard": ("/#/ratings/bulgarian", "#leaderboard[data-preset=bulgarian] :not(.muted)"),
+        "account": ("/#/account", "#account form"),
+        "match": (f"/#/m/{match_id}", "#match table.scoresheet"),
+        "replay": (f"/#/m/{match_id}/d/1", "#replay-step"),
+    }
+
+
 def hand(page: Any) -> list[str]:
     return [str(c.get_attribute("data-card")) for c in page.query_selector_all("#hand .card")]
 
