@@ -1,5 +1,5 @@
 """Every page fits a phone's width: nothing makes the page scroll sideways at 390 px (the history
-list did: its buttons' cell left the table and stood 58 px past the screen's edge)."""
+list did: its buttons' cell left the table and the page ran 99 px past the screen's edge)."""
 
 from __future__ import annotations
 
