@@ -26,9 +26,25 @@ export function avatar(label, state) {
   );
 }
 
+/** One side's chip: its label and score on one line, its full name as a tooltip; a team's
+ * (`cls` "us" or "them") with the colour its plates are edged with. */
+function scoreChip(side, labels, scores, names, cls = "") {
+  return h(
+    "span",
+    { class: cls ? `team-chip ${cls}` : "team-chip", title: names[side] },
+    cls ? h("span", { class: "swatch", "aria-hidden": "true" }) : null,
+    `${labels[side]} `,
+    h("strong", { text: String(scores[side]) }),
+  );
+}
+
 /** The score on the felt, each team beside the colour its plates are edged with. */
 export function teamScores(labels, scores, us, names) {
-  const team = (side, cls) =>
-    h("span", { class: `team-chip ${cls}`, title: names[side] }, h("span", { class: "swatch", "aria-hidden": "true" }), `${labels[side]} `, h("strong", { text: String(scores[side]) }));
-  return [team(us, "us"), " ", team(1 - us, "them")];
+  return [scoreChip(us, labels, scores, names, "us"), " ", scoreChip(1 - us, labels, scores, names, "them")];
+}
+
+/** At three or two, a chip a player in the table's column order (no team colours): a name
+ * never breaks from its score, and a phone stacks them. */
+export function playerScores(labels, scores, order, names) {
+  return order.map((side) => scoreChip(side, labels, scores, names));
 }

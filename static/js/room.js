@@ -8,7 +8,7 @@ import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
-import { avatar, seatState, teamScores } from "./plates.js";
+import { avatar, playerScores, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
@@ -826,10 +826,7 @@ export function showRoom(app, code) {
       if (seats() === 4) {
         parts.push(h("div", { class: "felt-score", id: "felt-score" }, teamScores(labels, scores, usTeam(), teamNames())));
       } else {
-        // One chip a side, as the teams' (a name never breaks from its score; a column on a phone)
-        const names = teamNames();
-        const chip = (side) => h("span", { class: "team-chip", title: names[side] }, `${labels[side]} `, h("strong", { text: String(scores[side]) }));
-        parts.push(h("div", { class: "felt-score", id: "felt-score" }, columns().map(chip)));
+        parts.push(h("div", { class: "felt-score", id: "felt-score" }, playerScores(labels, scores, columns(), teamNames())));
       }
     }
     return parts;
