@@ -8,11 +8,12 @@
 subscriber that only counts the frames it is given; for each room a task plays a random legal
 action for the seat to act through ``Room.act`` (the transport's entry point) as soon as the
 last one is answered, through deals, matches and rematches, until ``--actions`` were played in
-all. The store records nothing (``NullStore``) and there are no sockets, so
-what is measured is ours alone: reading the act, the engine, the actor's mailbox, the seats'
-views and their encoding, the events. ``bench.load`` measures the same action over real
-WebSockets and a database, ``bench.store`` the store alone, ``bench.frames`` a frame's reading
-and ``bench.send_path`` the sending: together they split a node's CPU per action.
+all. The store records nothing (``NullStore``) and there are no sockets, so what is measured
+is ours alone: reading the act, the engine, the actor's mailbox, the seats' views and their
+encoding, the events (and the driver's choice of an action, a few percent). ``bench.load``
+measures the same action over real WebSockets and a database, ``bench.store`` the store
+alone, ``bench.frames`` a frame's reading and ``bench.send_path`` the sending: together they
+split a node's CPU per action (docs/architecture.md, "An action's CPU, piece by piece").
 """
 
 from __future__ import annotations
