@@ -53,7 +53,14 @@ class _ServerCollector(Collector):
         yield refusals
         store = self._store
         yield CounterMetricFamily(
-            "belote_store_groups", "Group commits (one transaction each).", value=store.groups
+            "belote_store_groups",
+            "Group commits (one transaction, or one statement, each).",
+            value=store.groups,
+        )
+        yield CounterMetricFamily(
+            "belote_store_single_statement_groups",
+            "Group commits of actions alone, stored as one statement (PostgreSQL).",
+            value=store.single_statement_groups,
         )
         yield CounterMetricFamily(
             "belote_store_batches", "Room batches committed in groups.", value=store.batches

@@ -401,6 +401,16 @@ class RoomLeases:
 
     # ---- the fence, inside the store's group commit --------------------------------------
 
+    @property
+    def node(self) -> str:
+        return self._node
+
+    def claims(self, codes: Sequence[str]) -> list[int] | None:
+        """The epoch this node claimed each of ``codes`` at, or None unless it holds them all:
+        what a group commit of one statement checks in its lease rows, as ``fence`` does."""
+        epochs = [self._held.get(code) for code in codes]
+        return None if None in epochs else [e for e in epochs if e is not None]
+
     def fence(
         self, connection: Connection, codes: Sequence[str], created: Sequence[str]
     ) -> set[str]:

@@ -161,6 +161,16 @@ def _prune_chat(keep: int) -> Delete:
     return delete(CHAT).where(CHAT.c.room_id == bindparam("room_id"), CHAT.c.id <= oldest_gone)
 
 
+_LOG_BINDS = (
+    bindparam("now", type_=ACTIONS.c.created_at.type),
+    bindparam("deal_ids", type_=ARRAY(ACTIONS.c.deal_id.type)),
+    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
+    bindparam("payloads", type_=ARRAY(Text())),  # JSON text: the column's own serializer
+    bindparam("autos", type_=ARRAY(ACTIONS.c.auto.type)),
+    bindparam("room_ids", type_=ARRAY(ROOMS.c.id.type)),
+    bindparam("versions", type_=ARRAY(ROOMS.c.version.type)),
+)
+_LEASES = _TABLES["room_leases"]
 _PG_LOG = text(
     """
     WITH logged AS (
@@ -172,15 +182,44 @@ _PG_LOG = text(
     FROM unnest(:room_ids, :versions) AS v(id, version)
     WHERE rooms.id = v.id
     """
+).bindparams(*_LOG_BINDS)
+
+
+_PG_FENCED_LOG = text(
+    """
+    WITH held AS (
+        SELECT l.room_code FROM room_leases AS l
+        JOIN unnest(:codes, :epochs) AS c(code, epoch)
+            ON l.room_code = c.code AND l.epoch = c.epoch
+        WHERE l.node = :node
+        ORDER BY l.room_code
+        FOR UPDATE OF l
+    ), logged AS (
+        INSERT INTO actions (deal_id, seq, action, auto, created_at)
+        SELECT a.deal_id, a.seq, CAST(a.action AS json), a.auto, :now
+        FROM unnest(:deal_ids, :seqs, :payloads, :autos, :action_codes)
+            AS a(deal_id, seq, action, auto, code)
+        WHERE a.code IN (SELECT room_code FROM held)
+    ), versioned AS (
+        UPDATE rooms SET version = v.version, updated_at = :now
+        FROM unnest(:room_ids, :versions, :version_codes) AS v(id, version, code)
+        WHERE rooms.id = v.id AND v.code IN (SELECT room_code FROM held)
+    )
+    SELECT room_code FROM held
+    """
 ).bindparams(
-    bindparam("now", type_=ACTIONS.c.created_at.type),
-    bindparam("deal_ids", type_=ARRAY(ACTIONS.c.deal_id.type)),
-    bindparam("seqs", type_=ARRAY(ACTIONS.c.seq.type)),
-    bindparam("payloads", type_=ARRAY(Text())),  # JSON text: the column's own serializer
-    bindparam("autos", type_=ARRAY(ACTIONS.c.auto.type)),
-    bindparam("room_ids", type_=ARRAY(ROOMS.c.id.type)),
-    bindparam("versions", type_=ARRAY(ROOMS.c.version.type)),
+    *_LOG_BINDS,
+    bindparam("node", type_=_LEASES.c.node.type),
+    bindparam("codes", type_=ARRAY(_LEASES.c.room_code.type)),
+    bindparam("epochs", type_=ARRAY(_LEASES.c.epoch.type)),
+    bindparam("action_codes", type_=ARRAY(ROOMS.c.code.type)),
+    bindparam("version_codes", type_=ARRAY(ROOMS.c.code.type)),
 )
+"""``_PG_LOG`` behind the fence, as one statement: the lease rows of the group's rooms are
+locked (in code order, as ``app.db.ownership``'s fence locks them) and only the rooms this node
+still holds at the epochs it claimed get their rows; the statement returns those rooms. Run
+outside a transaction it is one round trip where BEGIN, the fence, the log and COMMIT were
+four (``SqlStore._write_single``)."""
 
 
 def _binds(*names: str) -> dict[str, BindParameter[Any]]:
@@ -199,8 +238,10 @@ class _Statements:
         # place of ``action`` and ``version``. Each statement is a round trip, and asyncpg's
         # executemany costs per row on the client.
         self.log: _Raw | None = None
+        self.fenced_log: _Raw | None = None
         if dialect.name == "postgresql":
             self.log = raw(_PG_LOG)
+            self.fenced_log = raw(_PG_FENCED_LOG)
         processor = ACTIONS.c.action.type.dialect_impl(dialect).bind_processor(dialect)
         assert processor is not None  # JSON is serialized by SQLAlchemy, not by the driver
         self.action_json: Callable[[Any], str] = processor
@@ -270,6 +311,16 @@ class Fence(Protocol):
         batches of the rooms ``refused`` were not written."""
         ...
 
+    @property
+    def node(self) -> str:
+        """This node's name, as the lease rows hold it."""
+        ...
+
+    def claims(self, codes: Sequence[str]) -> list[int] | None:
+        """The epoch at which this node holds each of ``codes``, or None if it holds not all of
+        them (``_PG_FENCED_LOG`` checks these inside its one statement)."""
+        ...
+
 
 @dataclass(slots=True)
 class StoreStats:
@@ -279,6 +330,7 @@ class StoreStats:
     batches: int = 0
     failed_batches: int = 0
     fenced_batches: int = 0  # refused: the room's lease was another node's
+    single_statement_groups: int = 0  # actions alone, stored as one statement (PostgreSQL)
     commit_seconds: float = 0.0
 
 
@@ -298,6 +350,9 @@ class _Attempt:
 
     written: bool = False
     refused: set[str] = field(default_factory=set)
+    fenced_late: bool = False
+    """The fence's verdict was to come back with the statement (``_write_single``): if that
+    failed, which rooms it refused is not known either."""
 
 
 @dataclass(slots=True)
@@ -414,20 +469,26 @@ class SqlStore:
     async def _attempt(self, batches: Sequence[_Batch]) -> Exception | None:
         """Write ``batches`` in one transaction; the error if they were not stored, else None."""
         attempt = _Attempt()
+        claims = self._single_statement(batches)
         try:
-            await self._transactions.run(partial(self._write_group, batches, attempt))
+            if claims is None:
+                await self._transactions.run(partial(self._write_group, batches, attempt))
+            else:
+                write = partial(self._write_single, batches, claims, attempt)
+                await self._transactions.run_single(write)
         except Exception as error:
             self._deal_ids.clear()  # ids cached by the transaction may have been rolled back
             for batch in batches:
                 if _creates(batch):
                     self._room_ids.pop(batch.code, None)
-            written = [b for b in batches if b.code not in attempt.refused]
-            if attempt.written and await self._stored_after_all(written):
+            if attempt.written and await self._stored_after_all(batches, attempt):
                 log.warning("a commit failed (%s) but was stored", type(error).__name__)
                 self._settle(batches, attempt.refused)
+                self.stats.single_statement_groups += int(claims is not None)
                 return None
             return error
         self._settle(batches, attempt.refused)
+        self.stats.single_statement_groups += int(claims is not None)
         return None
 
     def _settle(self, batches: Sequence[_Batch], refused: set[str]) -> None:
@@ -441,20 +502,30 @@ class SqlStore:
                 batch.done.set_exception(LeaseLost(f"room {batch.code} is another node's"))
         self._fence.settled([b.code for b in batches if _creates(b)], sorted(refused))
 
-    async def _stored_after_all(self, batches: Sequence[_Batch]) -> bool:
+    async def _stored_after_all(self, batches: Sequence[_Batch], attempt: _Attempt) -> bool:
         """Whether a group whose commit failed was stored after all (its rooms' versions are).
 
         Only a failure during the commit leaves the outcome unknown (a connection lost after
         COMMIT was sent). Every batch raises its room's version, and a new room's row exists
         only once stored, so the stored versions tell. The writer waits for the database to
         answer: telling a room "not stored" when it was would make it store the step twice.
+
+        When the fence's verdict was lost with the statement (``attempt.fenced_late``), the
+        fence is asked again first: a room this node no longer holds is refused whatever
+        became of its rows (the node drops it, and its new owner restored it from what is
+        stored), and only the versions of the others tell, since nobody else writes them.
         """
-        codes = [b.code for b in batches]
+        fence = self._fence if attempt.fenced_late else None
         delay = 0.1
         while True:
             try:
-                stored = await self._transactions.run(partial(_stored_versions, codes))
-                return all(stored.get(b.code) == b.version for b in batches)
+                refused, stored = await self._transactions.run(
+                    partial(_stored_state, batches, attempt.refused, fence)
+                )
+                attempt.refused = refused
+                return all(
+                    stored.get(b.code) == b.version for b in batches if b.code not in refused
+                )
             except Exception as error:
                 log.warning("cannot tell yet whether a failed commit was stored: %r", error)
                 await asyncio.sleep(delay)
@@ -494,6 +565,82 @@ class SqlStore:
             rows.versions.append({"room_id": room_id, "version": batch.version})
         rows.write(connection, statements)
         attempt.written = True  # only the commit is left
+
+    def _single_statement(self, batches: Sequence[_Batch]) -> list[int] | None:
+        """The lease epochs ``_write_single`` checks for ``batches`` (none without a fence), or
+        None if the group needs a transaction: not PostgreSQL, or an op other than an action,
+        or a room or deal whose id is not known yet, or a room this node does not hold."""
+        statements = self._statements
+        if statements is None or statements.log is None:
+            return None
+        for batch in batches:
+            if batch.code not in self._room_ids:
+                return None
+            for op in batch.ops:
+                if not isinstance(op, ActionTaken):
+                    return None
+                if (op.match_id, op.number) not in self._deal_ids:
+                    return None
+        if self._fence is None:
+            return []
+        return self._fence.claims(_codes(batches))
+
+    def _write_single(
+        self,
+        batches: Sequence[_Batch],
+        claims: list[int],
+        attempt: _Attempt,
+        connection: Connection,
+    ) -> None:
+        """A group of actions alone, the usual one, as one statement outside any transaction
+        (``Transactions.run_single``): at a person's pace a group holds one action, and on
+        PostgreSQL the BEGIN, the fence's lock and the COMMIT were three of its four round
+        trips. The fence's check is the statement's first part (``_PG_FENCED_LOG``)."""
+        statements = self._statements
+        assert statements is not None and statements.log is not None
+        payload = statements.action_json
+        deal_ids: list[int] = []
+        seqs: list[int] = []
+        payloads: list[str] = []
+        autos: list[bool] = []
+        action_codes: list[str] = []
+        versions: dict[int, tuple[int, str]] = {}  # a room's last version wins (_GroupRows)
+        for batch in batches:
+            for op in batch.ops:
+                assert isinstance(op, ActionTaken)
+                deal_ids.append(self._deal_ids[(op.match_id, op.number)])
+                seqs.append(op.seq)
+                payloads.append(payload(op.action))
+                autos.append(op.auto)
+                action_codes.append(batch.code)
+            versions[self._room_ids[batch.code]] = (batch.version, batch.code)
+        rows = {
+            "now": datetime.now(UTC),
+            "deal_ids": deal_ids,
+            "seqs": seqs,
+            "payloads": payloads,
+            "autos": autos,
+            "room_ids": list(versions),
+            "versions": [version for version, _code in versions.values()],
+        }
+        attempt.written = True  # one statement: if it fails, it may have been stored
+        if self._fence is None:
+            statements.log.one(connection, **rows)
+            return
+        assert statements.fenced_log is not None
+        codes = _codes(batches)
+        attempt.fenced_late = True
+        held = statements.fenced_log.one(
+            connection,
+            **rows,
+            node=self._fence.node,
+            codes=codes,
+            epochs=claims,
+            action_codes=action_codes,
+            version_codes=[code for _version, code in versions.values()],
+        )
+        attempt.refused = set(codes) - {code for (code,) in held}
+        attempt.fenced_late = False
 
     def _room_id(self, connection: Connection, batch: _Batch) -> int:
         for op in batch.ops:
@@ -656,9 +803,21 @@ def _is_outage(error: Exception) -> bool:
     return isinstance(error, OSError | TimeoutError)
 
 
-def _stored_versions(codes: Sequence[str], connection: Connection) -> dict[str, int]:
+def _codes(batches: Sequence[_Batch]) -> list[str]:
+    """The rooms of ``batches``, each once, in order."""
+    return sorted({b.code for b in batches})
+
+
+def _stored_state(
+    batches: Sequence[_Batch], refused: set[str], fence: Fence | None, connection: Connection
+) -> tuple[set[str], dict[str, int]]:
+    """The rooms of ``batches`` refused (asked of ``fence`` again if given) and the stored
+    versions of the others."""
+    if fence is not None:
+        refused = fence.fence(connection, _codes(batches), [])
+    codes = sorted({b.code for b in batches} - refused)
     rows = connection.execute(select(ROOMS.c.code, ROOMS.c.version).where(ROOMS.c.code.in_(codes)))
-    return {code: version for code, version in rows}
+    return refused, {code: version for code, version in rows}
 
 
 def _read_rooms(

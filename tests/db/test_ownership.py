@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import pytest
-from sqlalchemy import select, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Connection, select, text
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from app.db import models as m
 from app.db.engine import IDLE_IN_TRANSACTION_SECONDS, make_engine
@@ -25,6 +26,7 @@ from app.db.ownership import RoomLeases, session_name
 from app.db.store import LeaseLost, SqlStore
 from app.rooms.errors import RoomElsewhere, RoomError
 from app.rooms.manager import RoomManager
+from app.rooms.ports import ChatPosted
 from app.rooms.room import RoomTimings
 from app.rules import view
 from tests.db.test_store import add_player, host_and_bots_mid_deal
@@ -152,14 +154,60 @@ async def test_a_paused_node_s_late_write_is_refused_and_its_room_dropped(
         assert await stored_version(postgres_url, code) > version  # its bots play on too
 
 
-async def test_a_fenced_room_does_not_fail_the_rest_of_its_group(postgres_url: str) -> None:
+def chat_line(text: str) -> ChatPosted:
+    return ChatPosted(None, "host", "Host", text, 0.0)
+
+
+@pytest.mark.parametrize("single", [True, False], ids=["one-statement", "transaction"])
+async def test_a_fenced_room_does_not_fail_the_rest_of_its_group(
+    postgres_url: str, single: bool
+) -> None:
+    """The fence in both ways a group is stored: actions alone as one statement whose first
+    part checks the leases (``_PG_FENCED_LOG``), anything else in a transaction that locks
+    them first (``RoomLeases.fence``)."""
     async with AsyncExitStack() as stack:
         a, b = await two_nodes(stack, postgres_url)
         kept, _ = await host_and_bots_mid_deal(a.manager)
         lost, _ = await host_and_bots_mid_deal(a.manager)
         await expire(postgres_url, lost.config.code)
         assert await b.leases.claim(lost.config.code) is None  # b opens it: b's now
-        # Both queued before the writer runs: one group, one transaction.
+        ops = [] if single else [chat_line("hello")]
+        before = a.store.stats.single_statement_groups
+        # Both queued before the writer runs: one group.
+        results = await asyncio.gather(
+            a.store.commit(kept.config.code, kept.version + 1, ops),
+            a.store.commit(lost.config.code, lost.version + 1, ops),
+            return_exceptions=True,
+        )
+        assert results[0] is None
+        assert isinstance(results[1], LeaseLost)
+        assert a.store.stats.single_statement_groups - before == int(single)
+        assert await stored_version(postgres_url, kept.config.code) == kept.version + 1
+        assert await stored_version(postgres_url, lost.config.code) == lost.version
+
+
+async def test_a_one_statement_group_whose_answer_was_lost_asks_the_fence_again(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statement ran (stored, or refused by the fence) but its answer was lost: which
+    rooms it refused is not known either, so the writer asks the leases again before it tells
+    anyone, and the room it still holds hears "stored", the one it lost "another node's"."""
+    async with AsyncExitStack() as stack:
+        a, b = await two_nodes(stack, postgres_url)
+        kept, _ = await host_and_bots_mid_deal(a.manager)
+        lost, _ = await host_and_bots_mid_deal(a.manager)
+        await expire(postgres_url, lost.config.code)
+        assert await b.leases.claim(lost.config.code) is None
+        statements = a.store._statements
+        assert statements is not None and statements.fenced_log is not None
+        statement = statements.fenced_log
+        run = statement.one
+
+        def answer_lost(connection: Connection, **values: Any) -> Any:
+            run(connection, **values)  # done, committed: then the connection drops
+            raise OperationalError(statement.sql, {}, ConnectionResetError("lost"))
+
+        monkeypatch.setattr(statement, "one", answer_lost)
         results = await asyncio.gather(
             a.store.commit(kept.config.code, kept.version + 1, []),
             a.store.commit(lost.config.code, lost.version + 1, []),
@@ -167,6 +215,7 @@ async def test_a_fenced_room_does_not_fail_the_rest_of_its_group(postgres_url: s
         )
         assert results[0] is None
         assert isinstance(results[1], LeaseLost)
+        assert a.store.stats.fenced_batches == 1
         assert await stored_version(postgres_url, kept.config.code) == kept.version + 1
         assert await stored_version(postgres_url, lost.config.code) == lost.version
 

@@ -4,7 +4,7 @@ at once, and a commit whose outcome is unknown is settled before any room is tol
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -35,21 +35,31 @@ class Faulty:
         self.how = "before"
 
     async def run(self, work: Callable[[Connection], T]) -> T:
+        return await self._run(self.inner.run, work)
+
+    async def run_single(self, work: Callable[[Connection], T]) -> T:
+        return await self._run(self.inner.run_single, work)
+
+    async def _run(
+        self,
+        run: Callable[[Callable[[Connection], T]], Awaitable[T]],
+        work: Callable[[Connection], T],
+    ) -> T:
         self.runs += 1
         if self.failing == 0:
-            return await self.inner.run(work)
+            return await run(work)
         self.failing -= 1
         if self.how == "before":
             raise locked()
         if self.how == "after_commit":
-            await self.inner.run(work)
+            await run(work)
             raise locked()
 
         def then_fail(connection: Connection) -> T:
             work(connection)
             raise locked()
 
-        return await self.inner.run(then_fail)
+        return await run(then_fail)
 
     async def close(self) -> None:
         await self.inner.close()
