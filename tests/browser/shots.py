@@ -111,7 +111,9 @@ def small_tables(browser: Any, base: str, out: Path, lang: str, device: str) -> 
         ui.create_room(page, bots=tuple(range(1, seats)), pause=60, timer=60, preset=preset)
         ui.start(page)
         seen: set[str] = set()
-        while "result" not in seen:
+        # A deal where this player leads every trick never shows a trick in progress at their
+        # turn: then the tour plays on into the next deal for that shot.
+        while not {"play", "result"} <= seen:
             step = ui.wait_next(page)
             if step == "bid":
                 if "bid" not in seen:
@@ -127,13 +129,14 @@ def small_tables(browser: Any, base: str, out: Path, lang: str, device: str) -> 
                     seen.add("play")
                 ui.play(page)
             elif step == "result":
-                shoot(page, out, tag.format("score"))
-                page.locator("#sheet").screenshot(path=str(out / f"{tag.format('sheet')}.png"))
-                seen.add("result")
+                if "result" not in seen:
+                    shoot(page, out, tag.format("score"))
+                    page.locator("#sheet").screenshot(path=str(out / f"{tag.format('sheet')}.png"))
+                    seen.add("result")
+                ui.close_result(page)
             else:
                 break
         match_id = page.evaluate("() => window.__belote.state.room.match_id")
-        page.click("#next-deal")
         page.goto(f"/#/m/{match_id}/d/1")  # the replay of the deal just played
         page.wait_for_selector("#replay-step")
         page.select_option("#replay-jump", index=1)
