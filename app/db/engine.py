@@ -102,7 +102,8 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 class Transactions(Protocol):
-    """Runs a synchronous function of a ``Connection`` inside one transaction, from async code.
+    """Runs a synchronous function of a ``Connection`` inside one transaction (or, for one
+    statement, outside any), from async code.
 
     The store's group commit is written once, as plain synchronous Core, and each backend runs
     it the cheapest way it can (``make_transactions``).

@@ -3,7 +3,9 @@
 Every room hands its writes here and waits until they are durable before it broadcasts. One
 writer task drains the queue and commits all the waiting batches of all rooms in one transaction:
 a single fsync then serves many rooms, which is what lets a server with hundreds of tables keep
-"commit before broadcast" cheap, and it also keeps SQLite to one writer (no lock contention).
+"commit before broadcast" cheap, and it also keeps SQLite to one writer (no lock contention). On
+PostgreSQL a group of actions alone (the usual one at a person's pace) is a single statement
+instead, a transaction of its own (``_write_single``).
 
 When the database is unavailable (locked, unreachable, the connection lost) a group fails as a
 whole and every waiting room gets the error at once: each room then refuses its command or
@@ -467,7 +469,8 @@ class SqlStore:
                     batch.done.set_result(None)
 
     async def _attempt(self, batches: Sequence[_Batch]) -> Exception | None:
-        """Write ``batches`` in one transaction; the error if they were not stored, else None."""
+        """Write ``batches`` in one transaction (or one statement); the error if they were not
+        stored, else None."""
         attempt = _Attempt()
         claims = self._single_statement(batches)
         try:
