@@ -617,7 +617,7 @@ class SqlStore:
                 autos.append(op.auto)
                 action_codes.append(batch.code)
             versions[self._room_ids[batch.code]] = (batch.version, batch.code)
-        rows = {
+        values = {
             "now": datetime.now(UTC),
             "deal_ids": deal_ids,
             "seqs": seqs,
@@ -628,14 +628,14 @@ class SqlStore:
         }
         attempt.written = True  # one statement: if it fails, it may have been stored
         if self._fence is None:
-            statements.log.one(connection, **rows)
+            statements.log.one(connection, **values)
             return
         assert statements.fenced_log is not None
         codes = _codes(batches)
         attempt.fenced_late = True
         held = statements.fenced_log.one(
             connection,
-            **rows,
+            **values,
             node=self._fence.node,
             codes=codes,
             epochs=claims,
