@@ -477,7 +477,7 @@ class SqlStore:
             if claims is None:
                 await self._transactions.run(partial(self._write_group, batches, attempt))
             else:
-                write = partial(self._write_single, batches, claims, attempt)
+                write = partial(self._write_single, batches, *claims, attempt)
                 await self._transactions.run_single(write)
         except Exception as error:
             self._deal_ids.clear()  # ids cached by the transaction may have been rolled back
@@ -569,10 +569,11 @@ class SqlStore:
         rows.write(connection, statements)
         attempt.written = True  # only the commit is left
 
-    def _single_statement(self, batches: Sequence[_Batch]) -> list[int] | None:
-        """The lease epochs ``_write_single`` checks for ``batches`` (none without a fence), or
-        None if the group needs a transaction: not PostgreSQL, or an op other than an action,
-        or a room or deal whose id is not known yet, or a room this node does not hold."""
+    def _single_statement(self, batches: Sequence[_Batch]) -> tuple[list[str], list[int]] | None:
+        """The rooms of ``batches`` and the lease epochs ``_write_single`` checks for them (none
+        without a fence), or None if the group needs a transaction: not PostgreSQL, or an op
+        other than an action, or a room or deal whose id is not known yet, or a room this node
+        does not hold."""
         statements = self._statements
         if statements is None or statements.log is None:
             return None
@@ -584,14 +585,17 @@ class SqlStore:
                     return None
                 if (op.match_id, op.number) not in self._deal_ids:
                     return None
+        codes = _codes(batches)
         if self._fence is None:
-            return []
-        return self._fence.claims(_codes(batches))
+            return codes, []
+        epochs = self._fence.claims(codes)
+        return None if epochs is None else (codes, epochs)
 
     def _write_single(
         self,
         batches: Sequence[_Batch],
-        claims: list[int],
+        codes: list[str],
+        epochs: list[int],
         attempt: _Attempt,
         connection: Connection,
     ) -> None:
@@ -631,14 +635,13 @@ class SqlStore:
             statements.log.one(connection, **values)
             return
         assert statements.fenced_log is not None
-        codes = _codes(batches)
         attempt.fenced_late = True
         held = statements.fenced_log.one(
             connection,
             **values,
             node=self._fence.node,
             codes=codes,
-            epochs=claims,
+            epochs=epochs,
             action_codes=action_codes,
             version_codes=[code for _version, code in versions.values()],
         )
