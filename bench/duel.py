@@ -163,9 +163,13 @@ def run(
     seed: int,
     must_undertrump: bool,
     progress: int = 0,
+    per_deal: bool = False,
 ) -> dict[str, Any]:
     """The duel's report (module doc); every `progress` deals (0: never) the report so far
-    goes to stderr, so that a long run stopped early still tells what it found."""
+    goes to stderr, so that a long run stopped early still tells what it found. `per_deal`
+    adds each deal's difference (`diffs`): the duel is deterministic for a seed, so two builds
+    run on the same seed can be compared deal by deal, a paired difference with a far smaller
+    interval than either run's own."""
     ruleset = Ruleset.french(must_undertrump=must_undertrump)
     diffs: list[float] = []
     times: dict[str, list[float]] = {}
@@ -195,7 +199,10 @@ def run(
         if progress and len(diffs) % progress == 0 and len(diffs) < deals:
             partial = _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
             print(json.dumps(partial), file=sys.stderr, flush=True)
-    return _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
+    report = _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
+    if per_deal:
+        report["diffs"] = diffs
+    return report
 
 
 def _report(
@@ -241,8 +248,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--progress", type=int, default=0, help="print the report so far every N deals to stderr"
     )
+    parser.add_argument(
+        "--per-deal", action="store_true", help="add each deal's difference to the report"
+    )
     args = parser.parse_args(argv)
-    report = run(args.a, args.b, args.deals, args.seed, args.undertrump, args.progress)
+    report = run(
+        args.a, args.b, args.deals, args.seed, args.undertrump, args.progress, args.per_deal
+    )
     print(json.dumps(report))
 
 
