@@ -21,6 +21,11 @@ bot is not offered: its spec format is undocumented, and no key tried selected i
 `expert-uniform` (either side) is the expert on uniformly sampled deals, so that
 `--a expert --b expert-uniform` measures what soft inference is worth to the card play.
 `native_solver` in the report says whether the native search (`make compiled`) was in use.
+
+The duel is deterministic for a seed (the bots' budgets are counted work, colver is seeded), so
+two builds compare deal by deal: run the old one with `--per-deal > old.json`, the new one with
+`--baseline old.json`, and `paired` gives the mean change per deal with its 95% interval — about
+half as wide as a run's own, since the deals a change does not touch cancel exactly.
 """
 
 from __future__ import annotations
@@ -233,6 +238,26 @@ def _report(
     }
 
 
+def paired(report: dict[str, Any], baseline: dict[str, Any]) -> dict[str, Any]:
+    """This run's per-deal differences against a baseline run's on the same deals (both with
+    `diffs`, the same seed and deal count, typically another build of level A): the mean of
+    the deal-by-deal change with its 95% interval, and how many deals changed at all. Deals
+    a change does not touch cancel exactly, so this interval is far narrower than either
+    run's own."""
+    mine, theirs = report["diffs"], baseline["diffs"]
+    if len(mine) != len(theirs):
+        raise SystemExit(f"the baseline has {len(theirs)} deals, this run {len(mine)}")
+    change = [a - b for a, b in zip(mine, theirs, strict=True)]
+    mean = statistics.fmean(change)
+    half = 1.96 * statistics.stdev(change) / math.sqrt(len(change)) if len(change) > 1 else 0.0
+    return {
+        "mean": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "deals_changed": sum(c != 0 for c in change),
+        "baseline_mean_diff": baseline["mean_diff"],
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", choices=(*LEVELS, *VARIANTS), default="expert")
@@ -251,10 +276,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--per-deal", action="store_true", help="add each deal's difference to the report"
     )
-    args = parser.parse_args(argv)
-    report = run(
-        args.a, args.b, args.deals, args.seed, args.undertrump, args.progress, args.per_deal
+    parser.add_argument(
+        "--baseline",
+        type=argparse.FileType(),
+        help="a --per-deal report of the same seed and deals (another build): add `paired`",
     )
+    args = parser.parse_args(argv)
+    baseline = json.load(args.baseline) if args.baseline else None
+    report = run(
+        args.a,
+        args.b,
+        args.deals,
+        args.seed,
+        args.undertrump,
+        args.progress,
+        args.per_deal or baseline is not None,
+    )
+    if baseline is not None:
+        report["paired"] = paired(report, baseline)
     print(json.dumps(report))
 
 

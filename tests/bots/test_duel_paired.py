@@ -1,0 +1,26 @@
+"""`bench.duel --baseline`: two builds' runs on the same deals compared deal by deal (issue 14's
+A/B measurements). The comparison is pure arithmetic on two reports; no duel is played here."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.duel import paired
+
+
+def test_the_paired_change_is_the_mean_of_the_deal_by_deal_differences() -> None:
+    old = {"mean_diff": 2.0, "diffs": [10.0, -4.0, 0.0, 2.0]}
+    new = {"mean_diff": 3.5, "diffs": [10.0, -4.0, 6.0, 2.0]}
+    result = paired(new, old)
+    assert result["mean"] == 1.5
+    assert result["deals_changed"] == 1
+    assert result["baseline_mean_diff"] == 2.0
+    low, high = result["ci95"]
+    assert low < 1.5 < high
+    # Untouched deals cancel: the interval is far narrower than the runs' own spread.
+    assert high - low < 6.0
+
+
+def test_a_baseline_of_other_deals_is_refused() -> None:
+    with pytest.raises(SystemExit, match="3 deals"):
+        paired({"diffs": [1.0, 2.0]}, {"mean_diff": 0.0, "diffs": [1.0, 2.0, 3.0]})
