@@ -24,8 +24,11 @@ bot is not offered: its spec format is undocumented, and no key tried selected i
 
 The duel is deterministic for a seed (the bots' budgets are counted work, colver is seeded), so
 two builds compare deal by deal: run the old one with `--per-deal > old.json`, the new one with
-`--baseline old.json`, and `paired` gives the mean change per deal with its 95% interval — about
-half as wide as a run's own, since the deals a change does not touch cancel exactly.
+`--baseline old.json`, and `paired` gives the mean change per deal with its 95% interval,
+narrower than a run's own as far as the deals a change does not touch cancel exactly. A change
+redraws the worlds of the deals it touches, and variants measured against one baseline share
+its luck: judge one beside a control, a neutral change (say, other nodes) on the same baseline
+(`docs/architecture.md`, issue 14).
 """
 
 from __future__ import annotations
@@ -242,8 +245,8 @@ def paired(report: dict[str, Any], baseline: dict[str, Any]) -> dict[str, Any]:
     """This run's per-deal differences against a baseline run's on the same deals (both with
     `diffs`, the same seed and deal count, typically another build of level A): the mean of
     the deal-by-deal change with its 95% interval, and how many deals changed at all. Deals
-    a change does not touch cancel exactly, so this interval is far narrower than either
-    run's own."""
+    a change does not touch cancel exactly, so this interval is narrower than either run's
+    own when few deals change."""
     mine, theirs = report["diffs"], baseline["diffs"]
     if len(mine) != len(theirs):
         raise SystemExit(f"the baseline has {len(theirs)} deals, this run {len(mine)}")
