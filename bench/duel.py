@@ -176,8 +176,7 @@ def run(
     """The duel's report (module doc); every `progress` deals (0: never) the report so far
     goes to stderr, so that a long run stopped early still tells what it found. `per_deal`
     adds each deal's difference (`diffs`): the duel is deterministic for a seed, so two builds
-    run on the same seed can be compared deal by deal, a paired difference with a far smaller
-    interval than either run's own."""
+    run on the same seed can be compared deal by deal (`paired`)."""
     ruleset = Ruleset.french(must_undertrump=must_undertrump)
     diffs: list[float] = []
     times: dict[str, list[float]] = {}
@@ -208,6 +207,7 @@ def run(
             partial = _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
             print(json.dumps(partial), file=sys.stderr, flush=True)
     report = _report(level_a, level_b, must_undertrump, diffs, times, mismatches, start)
+    report["seed"] = seed
     if per_deal:
         report["diffs"] = diffs
     return report
@@ -248,8 +248,11 @@ def paired(report: dict[str, Any], baseline: dict[str, Any]) -> dict[str, Any]:
     a change does not touch cancel exactly, so this interval is narrower than either run's
     own when few deals change."""
     mine, theirs = report["diffs"], baseline["diffs"]
-    if len(mine) != len(theirs):
-        raise SystemExit(f"the baseline has {len(theirs)} deals, this run {len(mine)}")
+    if baseline.get("seed") != report["seed"] or len(mine) != len(theirs):
+        raise SystemExit(
+            f"the baseline played {len(theirs)} deals of seed {baseline.get('seed')}, "
+            f"this run {len(mine)} of seed {report['seed']}: not the same deals"
+        )
     change = [a - b for a, b in zip(mine, theirs, strict=True)]
     mean = statistics.fmean(change)
     half = 1.96 * statistics.stdev(change) / math.sqrt(len(change)) if len(change) > 1 else 0.0
@@ -286,6 +289,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     baseline = json.load(args.baseline) if args.baseline else None
+    if baseline is not None and (
+        baseline.get("seed") != args.seed or len(baseline.get("diffs", ())) != args.deals
+    ):
+        parser.error("--baseline: a --per-deal report of the same --seed and --deals is needed")
     report = run(
         args.a,
         args.b,

@@ -9,8 +9,8 @@ from bench.duel import paired
 
 
 def test_the_paired_change_is_the_mean_of_the_deal_by_deal_differences() -> None:
-    old = {"mean_diff": 2.0, "diffs": [10.0, -4.0, 0.0, 2.0]}
-    new = {"mean_diff": 3.5, "diffs": [10.0, -4.0, 6.0, 2.0]}
+    old = {"seed": 7, "mean_diff": 2.0, "diffs": [10.0, -4.0, 0.0, 2.0]}
+    new = {"seed": 7, "mean_diff": 3.5, "diffs": [10.0, -4.0, 6.0, 2.0]}
     result = paired(new, old)
     assert result["mean"] == 1.5
     assert result["deals_changed"] == 1
@@ -22,5 +22,8 @@ def test_the_paired_change_is_the_mean_of_the_deal_by_deal_differences() -> None
 
 
 def test_a_baseline_of_other_deals_is_refused() -> None:
-    with pytest.raises(SystemExit, match="3 deals"):
-        paired({"diffs": [1.0, 2.0]}, {"mean_diff": 0.0, "diffs": [1.0, 2.0, 3.0]})
+    mine = {"seed": 7, "diffs": [1.0, 2.0]}
+    with pytest.raises(SystemExit, match="not the same deals"):
+        paired(mine, {"seed": 7, "mean_diff": 0.0, "diffs": [1.0, 2.0, 3.0]})
+    with pytest.raises(SystemExit, match="seed 8"):
+        paired(mine, {"seed": 8, "mean_diff": 0.0, "diffs": [1.0, 2.0]})
