@@ -3,6 +3,9 @@ A/B measurements). The comparison is pure arithmetic on two reports; no duel is 
 
 from __future__ import annotations
 
+import math
+import statistics
+
 import pytest
 
 from bench.duel import paired
@@ -17,8 +20,10 @@ def test_the_paired_change_is_the_mean_of_the_deal_by_deal_differences() -> None
     assert result["baseline_mean_diff"] == 2.0
     low, high = result["ci95"]
     assert low < 1.5 < high
-    # Untouched deals cancel: the interval is far narrower than the runs' own spread.
+    # Untouched deals cancel: the interval is about half the new run's own.
     assert high - low < 6.0
+    own = 2 * 1.96 * statistics.stdev(new["diffs"]) / math.sqrt(len(new["diffs"]))
+    assert high - low < own * 0.6
 
 
 def test_a_baseline_of_other_deals_is_refused() -> None:
