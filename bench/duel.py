@@ -20,7 +20,8 @@ bot is not offered: its spec format is undocumented, and no key tried selected i
 
 `expert-uniform` (either side) is the expert on uniformly sampled deals, so that
 `--a expert --b expert-uniform` measures what soft inference is worth to the card play.
-`native_solver` in the report says whether the native search (`make compiled`) was in use.
+`native_solver` in the report says whether the native search (`_dd.so`, which `make run` builds)
+was in use.
 
 The duel is deterministic for a seed (the bots' budgets are counted work, colver is seeded), so
 two builds compare deal by deal: run the old one with `--per-deal > old.json`, the new one with

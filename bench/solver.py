@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         "--native",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="the native search when built (make compiled); --no-native: the Python one",
+        help="the native search when built (make run/test); --no-native: the Python one",
     )
     args = parser.parse_args(argv)
     print(json.dumps(run(args.positions, args.tricks, args.budget, args.seed, args.native)))

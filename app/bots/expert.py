@@ -8,9 +8,9 @@ plays the card with the best average card points over the worlds. Each world giv
 every legal card, so the cards are compared on the same deals. The work is a number of solver
 nodes per decision, not of worlds: worlds are drawn until it is spent (at least MIN_WORLDS, at
 most `worlds`), so an easy endgame is judged on many deals and a hard one on a few. Earlier in
-the deal it plays as the strong level does. With the native solver built (`make compiled`,
-app/bots/native) the same search starts at NATIVE_DD_TRICKS with NATIVE_NODES; without it, the
-pure one at DD_TRICKS with NODES, as before.
+the deal it plays as the strong level does. With the native solver built (app/bots/native;
+`make run` and `make test` build it when there is a C compiler) the same search starts at
+NATIVE_DD_TRICKS with NATIVE_NODES; without it, the pure one at DD_TRICKS with NODES.
 
 The bidding, contra and re-contra included, is the contract search (`contract_search.py`):
 every legal call valued over sampled deals, each ending of the bidding played out once by the
@@ -51,7 +51,7 @@ the deal; before, a world's search would not fit its share of the budget, and a 
 with a static estimate plays worse than the strong level's play-outs to the end of the deal
 (measured, bench.duel)."""
 NATIVE_NODES = 3_000_000
-"""With the native solver (`make compiled`, app/bots/native): solver nodes per card decision,
+"""With the native solver (app/bots/native): solver nodes per card decision,
 about 150 ms of one core (20 million nodes per second on big searches)."""
 NATIVE_DD_TRICKS = 7
 """With the native solver, IS-DD from this many tricks left: a whole world from the second

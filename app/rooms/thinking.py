@@ -28,6 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from app.bots import BasicBot, make_bot
+from app.bots.native import available as native_search
 from app.rooms.ports import BotPolicy
 from app.rules import Action, SeatView
 
@@ -67,6 +68,11 @@ class BotPool:
     """Worker processes for the levels that search; started on the first move that needs one."""
 
     def __init__(self, processes: int) -> None:
+        if not native_search():  # an operator should know the top level is the weaker search
+            log.warning(
+                "the expert bot's native search is not built (app/bots/native/_dd.so, which "
+                "`make run` builds with a C compiler): expert bots play the pure-Python search"
+            )
         self._processes = processes
         self._executor: ProcessPoolExecutor | None = None
         self._no_processes = False  # this system cannot start them: think in a thread instead

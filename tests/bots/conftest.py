@@ -1,5 +1,5 @@
 """The native solver for the bot tests: a copy compiled from app/bots/native/dd.c by the system's
-C compiler (so the source is what is tested, whatever `make compiled` left behind), else the
+C compiler (so the source is what is tested, whatever the Makefile left behind), else the
 prebuilt library, else the native tests are skipped, saying why."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def native_library(tmp_path_factory: pytest.TempPathFactory) -> Native:
         return Native(load(LIBRARY))
     pytest.skip(
         "NATIVE SOLVER NOT TESTED: no C compiler (cc, gcc) to build app/bots/native/dd.c "
-        "and no prebuilt _dd.so (make compiled)"
+        "and no prebuilt _dd.so (the Makefile builds it with cc)"
     )
 
 

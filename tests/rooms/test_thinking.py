@@ -76,3 +76,16 @@ async def test_without_worker_processes_strong_bots_think_in_a_thread(
         assert await policy.choose(view(state, state.turn), legal) in legal
     warnings = [r for r in caplog.records if "cannot start bot processes" in r.getMessage()]
     assert len(warnings) == 1  # said once, not at every move
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_an_operator_is_told_when_the_expert_plays_without_its_native_search(
+    built: bool, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without `_dd.so` the top level silently plays a weaker search; the log says so, once per
+    server (one pool), and says nothing when the library is there."""
+    monkeypatch.setattr(thinking, "native_search", lambda: built)
+    with caplog.at_level("WARNING", logger=thinking.__name__):
+        BotPool(1)
+    warned = [r for r in caplog.records if "native search is not built" in r.getMessage()]
+    assert len(warned) == (0 if built else 1)

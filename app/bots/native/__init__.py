@@ -1,4 +1,4 @@
-"""The optional native double-dummy solver: `dd.c` built into `_dd.so` by `make compiled`.
+"""The native double-dummy solver: `dd.c` built into `_dd.so` by `make run` / `make test`.
 
 `Solver` (app/bots/solver.py) hands its root searches to `NativeSearch` when the library is
 built and the deal has no Open Belot stacks; otherwise, or when it was never built, the pure
@@ -205,7 +205,7 @@ class Native:
 
 
 def _default() -> Native:
-    """The prebuilt library if `make compiled` built one that loads, else none."""
+    """The prebuilt library if the Makefile built one that loads, else none."""
     try:
         return Native(load(LIBRARY)) if LIBRARY.exists() else Native(None)
     except (OSError, ValueError):
@@ -217,5 +217,5 @@ NATIVE = _default()
 
 
 def available() -> bool:
-    """Whether the native solver is built and loaded (`make compiled`)."""
+    """Whether the native solver is built and loaded (`make run` builds it with a C compiler)."""
     return NATIVE.lib is not None
