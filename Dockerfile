@@ -24,5 +24,5 @@ RUN mkdir -p /srv/data && chown belote /srv/data
 USER belote
 ENV BELOTE_HOST=0.0.0.0 BELOTE_PORT=8000
 EXPOSE 8000
-HEALTHCHECK CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"
+HEALTHCHECK CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('BELOTE_PORT', '8000') + '/healthz')"
 CMD ["python", "-m", "app"]
