@@ -33,10 +33,11 @@ import multiprocessing
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots import LEVELS, Bot, make_bot
+from app.bots import LEVELS, Bot, ExpertBot, make_bot
 from app.rules import (
     PRESETS,
     Action,
@@ -52,6 +53,21 @@ from app.rules import (
 )
 from app.rules import SeatView as View
 from app.rules import view as seat_view
+
+VARIANTS: dict[str, Callable[[random.Random], Bot]] = {
+    "expert-uniform": lambda rng: ExpertBot(rng, soft=False),
+    "expert-score": lambda rng: ExpertBot(rng, by_score=True),
+}
+"""Bench-only bots, by the name `--a`/`--b` take here and in bench.duel: the expert on
+uniformly sampled deals (no soft inference), so that a match against `expert` measures what
+the soft worlds are worth; the expert valuing a card by the deal's score its worlds give
+(app/bots/deal_score.py) instead of their card points: measured level with the expert in
+whole French games (docs/architecture.md), so not the default."""
+
+
+def bot_of(level: str, rng: random.Random) -> Bot:
+    """Our bot of a level or of a bench-only variant."""
+    return VARIANTS[level](rng) if level in VARIANTS else make_bot(level, rng)
 
 
 @dataclass
@@ -158,10 +174,10 @@ def play_pair(args: Task) -> PairResult:
 
 def _bot(level: str, play_level: str | None, seed: str) -> Bot:
     """A bot of `level`, or one that only bids as `level` and plays as `play_level`."""
-    bot = make_bot(level, random.Random(seed))
+    bot = bot_of(level, random.Random(seed))
     if play_level is None:
         return bot
-    return Bidder(bot, make_bot(play_level, random.Random(f"{seed}/play")))
+    return Bidder(bot, bot_of(play_level, random.Random(f"{seed}/play")))
 
 
 def _wilson(successes: int, trials: int, z: float = 1.96) -> list[float]:
@@ -255,10 +271,11 @@ def main(argv: list[str] | None = None) -> None:
         "--house", action="append", default=[], metavar="NAME=VALUE", help="house rule (repeat)"
     )
     parser.add_argument("--deals", type=int, default=200, help="deal groups, at least")
-    parser.add_argument("--a", choices=LEVELS, default="strong")
-    parser.add_argument("--b", choices=LEVELS, default="basic")
+    levels = (*LEVELS, *VARIANTS)
+    parser.add_argument("--a", choices=levels, default="strong")
+    parser.add_argument("--b", choices=levels, default="basic")
     parser.add_argument(
-        "--play", choices=LEVELS, default=None, help="every seat plays its cards as this level"
+        "--play", choices=levels, default=None, help="every seat plays its cards as this level"
     )
     parser.add_argument("--target", type=int, default=None, help="match target (preset's)")
     parser.add_argument("--seed", type=int, default=1)

@@ -18,8 +18,9 @@ they cannot overtrump, so run those with `--no-undertrump`; the report counts th
 colver's legal set differed from ours (`legal_mismatches`), which should be 0. colver's rule
 bot is not offered: its spec format is undocumented, and no key tried selected it.
 
-`expert-uniform` (either side) is the expert on uniformly sampled deals, so that
-`--a expert --b expert-uniform` measures what soft inference is worth to the card play.
+Either side may also be a bench-only variant of the expert (`bench.bots.VARIANTS`):
+`--a expert --b expert-uniform` measures what soft inference is worth to the card play, and
+`expert-score` is the expert valuing its cards by the deal's score rather than by card points.
 `native_solver` in the report says whether the native search (`_dd.so`, which `make run` builds)
 was in use.
 
@@ -41,10 +42,9 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
-from app.bots import LEVELS, Bot, ExpertBot, make_bot
+from app.bots import LEVELS, Bot
 from app.bots.native import available as native_solver
 from app.bots.simulate import policy_action
 from app.rules import (
@@ -60,7 +60,7 @@ from app.rules import (
     view,
 )
 
-from .bots import _percentiles
+from .bots import VARIANTS, _percentiles, bot_of
 from .solver import compiled
 
 LAST_TRICK = 10
@@ -69,18 +69,6 @@ COLVER = {"colver-isdd20": 20, "colver-isdd40": 40}
 """colver's IS-DD bot (its TOML spec `_ISDD`) by the name `--b` takes, and its worlds."""
 _RANK_TO_COLVER = (0, 1, 2, 6, 3, 4, 5, 7)
 """colver orders suits S H D C and ranks 7 8 9 J Q K 10 A; ours are C D H S and 7 8 9 10 J Q K A."""
-
-
-VARIANTS: dict[str, Callable[[random.Random], Bot]] = {
-    "expert-uniform": lambda rng: ExpertBot(rng, soft=False),
-}
-"""Bench-only bots: the expert on uniformly sampled deals (no soft inference), so that a duel
-against `expert` measures what the soft worlds are worth."""
-
-
-def bot_of(level: str, rng: random.Random) -> Bot:
-    """Our bot of a level or of a bench-only variant."""
-    return VARIANTS[level](rng) if level in VARIANTS else make_bot(level, rng)
 
 
 def to_colver(card: int) -> int:

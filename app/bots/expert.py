@@ -32,6 +32,7 @@ from .announce import play_with_card
 from .base import legal_of
 from .basic import card_from_view
 from .contract_search import ContractSearch
+from .deal_score import DealScore
 from .native import available
 from .sampler import Sampler
 from .solver import Solver
@@ -64,7 +65,9 @@ class ExpertBot:
     the calls (`strong_budget` simulated actions each, default the preset's); `soft=False`
     plays on uniformly sampled deals, and `depth` searches each world that many tricks deep
     (the current one counted) instead of to the end: benchmarks' comparisons (bench/dd_loss.py:
-    more worlds searched a few tricks deep lose no fewer points than the default)."""
+    more worlds searched a few tricks deep lose no fewer points than the default); `by_score`
+    values a card by the deal's score of each world's card points (`deal_score.py`, two sides
+    only), measured level with the default in whole French games."""
 
     def __init__(
         self,
@@ -75,6 +78,7 @@ class ExpertBot:
         dd_tricks: int | None = None,
         soft: bool = True,
         depth: int | None = None,
+        by_score: bool = False,
     ) -> None:
         native = available()
         self._soft = soft
@@ -85,6 +89,7 @@ class ExpertBot:
             dd_tricks = NATIVE_DD_TRICKS if native else DD_TRICKS
         self._dd_tricks = dd_tricks
         self._depth = depth
+        self._by_score = by_score
         self._strong = StrongBot(rng, budget=strong_budget, soft=soft)
         self._bidding = ContractSearch(rng, budget=strong_budget)
 
@@ -107,6 +112,7 @@ class ExpertBot:
         totals = dict.fromkeys(cards, 0.0)
         solved = spent = 0
         share = max(1, self._nodes // MIN_WORLDS)
+        by_score = self._by_score and len(sampler.ruleset.sides) == 2
         for _ in range(self._worlds):
             if solved >= MIN_WORLDS and spent >= self._nodes:
                 break
@@ -116,8 +122,10 @@ class ExpertBot:
             solver = Solver(min(share, max(1, self._nodes - spent)))
             solution = solver.solve(world, self._depth)
             spent += solution.nodes
+            score = DealScore(world) if by_score else None
             for card in cards:
-                totals[card] += solution.values[card]
+                points = solution.values[card]
+                totals[card] += points if score is None else score(points)
             solved += 1
         default = card_from_view(seat_view, actions)
         if not solved:

@@ -29,13 +29,15 @@ from .records import (
     replay_match,
 )
 from .ruleset import HOUSE_RULES, PRESETS, HouseRule, HouseRules, Ruleset, house_rules_for
-from .scoring import DealResult
+from .scoring import BELOTE_POINTS, LAST_TRICK, DealResult, scoring_declarations, settle_taken
 from .view import AnnouncedView, SeatView, view, wire_view
 
 __all__ = [
+    "BELOTE_POINTS",
     "CARDS",
     "DEAL_FORMAT",
     "HOUSE_RULES",
+    "LAST_TRICK",
     "MATCH_FORMAT",
     "PRESETS",
     "SUIT_MASK",
@@ -87,6 +89,8 @@ __all__ = [
     "record_deal",
     "replay_deal",
     "replay_match",
+    "scoring_declarations",
+    "settle_taken",
     "view",
     "wire_view",
 ]

@@ -403,6 +403,47 @@ def scoring_declarations(state: DealState, as_shown: bool = False) -> list[decla
     return declarations.scoring(state.ruleset, state.contract, state.declared, with_tricks)
 
 
+def settle_taken(
+    state: DealState,
+    taken: tuple[int, ...],
+    belote: tuple[int, ...],
+    announces: tuple[int, ...],
+    valat_team: int | None,
+) -> tuple[tuple[int, ...], Settlement]:
+    """Each side's total and the scoresheet's settlement of `state`'s contract when the sides
+    took `taken` card points (the last trick's included) and score `belote` and `announces`.
+
+    `score_deal` settles a finished deal with it; a bot's search settles an ending it has
+    only foreseen (how many card points each side would take), so that it values the ending
+    by its score rather than its card points."""
+    ruleset = state.ruleset
+    contract, house = state.contract, ruleset.house_rules
+    assert contract is not None and state.bidder is not None
+    contracting = ruleset.seat_sides[state.bidder]
+    if ruleset.contest == CONTEST_FRENCH:
+        if valat_team is None:
+            base = (taken[0], taken[1])
+        else:
+            base = (FRENCH_CAPOT_POINTS, 0) if valat_team == 0 else (0, FRENCH_CAPOT_POINTS)
+        settle = french_points(
+            contracting,
+            base,
+            (belote[0], belote[1]),
+            (announces[0], announces[1]),
+            valat_team,
+            house,
+            state.hanging_in,
+        )
+        return (base[0] + belote[0] + announces[0], base[1] + belote[1] + announces[1]), settle
+    factor = 2 if contract == Contract.NO_TRUMPS else 1
+    totals = tuple([taken[s] * factor + announces[s] + belote[s] for s in range(len(taken))])
+    points = three_player_points if ruleset.contest == CONTEST_THREE_PLAYERS else bulgarian_points
+    settle = points(
+        contract, contracting, totals, state.multiplier, valat_team, house, state.hanging_in
+    )
+    return totals, settle
+
+
 def score_deal(state: DealState) -> DealResult:
     """Score a finished deal (the engine calls this when the last card or the last pass falls)."""
     ruleset = state.ruleset
@@ -428,37 +469,13 @@ def score_deal(state: DealState) -> DealResult:
     last_side = team[state.tricks[-1].winner]
     last = tuple([LAST_TRICK if s == last_side else 0 for s in range(n)])
     cards = state.points
-    factor = 2 if contract == Contract.NO_TRUMPS else 1
-    house = ruleset.house_rules
-    totals: tuple[int, ...]
-    if ruleset.contest == CONTEST_FRENCH:
-        if valat_team is None:
-            base = (cards[0] + last[0], cards[1] + last[1])
-        else:
-            base = (FRENCH_CAPOT_POINTS, 0) if valat_team == 0 else (0, FRENCH_CAPOT_POINTS)
-        settle = french_points(
-            contracting,
-            base,
-            (bel[0], bel[1]),
-            (ann[0], ann[1]),
-            valat_team,
-            house,
-            state.hanging_in,
-        )
-        totals = (base[0] + bel[0] + ann[0], base[1] + bel[1] + ann[1])
-    else:
-        totals = tuple([(cards[s] + last[s]) * factor + ann[s] + bel[s] for s in range(n)])
-        points = (
-            three_player_points if ruleset.contest == CONTEST_THREE_PLAYERS else bulgarian_points
-        )
-        settle = points(
-            contract, contracting, totals, state.multiplier, valat_team, house, state.hanging_in
-        )
+    taken = tuple([cards[s] + last[s] for s in range(n)])
+    totals, settle = settle_taken(state, taken, tuple(bel), tuple(ann), valat_team)
     itemised = Itemised(
         ruleset.is_french,
         cards,
         last,
-        factor == 2,
+        contract == Contract.NO_TRUMPS,
         tuple(won),
         totals,
         decl,
@@ -468,7 +485,7 @@ def score_deal(state: DealState) -> DealResult:
         valat_team,
         settle,
         state.hanging_in,
-        house.kirtik and not ruleset.is_french,
+        ruleset.house_rules.kirtik and not ruleset.is_french,
     )
     return DealResult(
         False,
