@@ -1,5 +1,5 @@
-"""The expert values a card by the deal's score its ending gives, not by its card points
-(`app/bots/deal_score.py`): the score it foresees must be the one the rules give."""
+"""The expert may value a card by the deal's score its ending gives (`by_score`) rather than by
+its card points (`app/bots/deal_score.py`): the score it foresees must be the rules' own."""
 
 from __future__ import annotations
 
