@@ -7,9 +7,11 @@ import random
 
 import pytest
 
+from app.bots import ExpertBot
 from app.bots.deal_score import DealScore
 from app.bots.simulate import play_out, policy_action
-from app.rules import Contract, Phase, apply
+from app.bots.solver import tricks_left
+from app.rules import Contract, Phase, apply, view
 
 from .deals import RULESETS, fresh_deal
 
@@ -52,3 +54,19 @@ def test_the_foreseen_score_of_an_ending_is_the_score_the_deal_gets(preset: str)
         checked += 1
         inside += result.winner is not None and result.winner != ruleset.seat_sides[end.bidder]
     assert checked > 30 and inside > 3
+
+
+@pytest.mark.parametrize("preset", ["french", "bulgarian"])
+def test_the_expert_valuing_by_score_plays_whole_deals_legally(preset: str) -> None:
+    """`ExpertBot(by_score=True)` (bench variant `expert-score`) through whole deals: every card
+    it picks is applied by the engine (an illegal one raises), and it solved worlds."""
+    rng = random.Random(f"by-score-{preset}")
+    bot = ExpertBot(rng, worlds=2, nodes=2_000, strong_budget=60, dd_tricks=4, by_score=True)
+    solved = 0
+    for _ in range(4):
+        state = fresh_deal(RULESETS[preset], rng)
+        while state.turn is not None:
+            seat_view = view(state, state.turn)
+            solved += state.phase is Phase.PLAYING and tricks_left(state) <= 4
+            state = apply(state, bot.choose(seat_view))
+    assert solved > 4
