@@ -14,6 +14,13 @@ that side and level B every other seat, so the luck of the cards cancels out: tw
   (`choice_cpu_time`): what a decision costs on a free core, however busy the machine is; the
   same for the calls with a choice alone (`bid_choice_cpu_time`);
 
+- `by_contract`: the deal groups split by what the seatings' biddings reached (`contract_split`):
+  the same contract (kind, taking side, contra) with the same fate (made, inside, tie) in
+  every seating, so the margin is the card points beyond the fate; the same contract with
+  another fate somewhere, so the play decided the contract (`a_ahead` / `a_behind`: in how
+  many of them A's margin was positive / negative); other contracts, the bidding's doing; all
+  void. Each part's `share` is its sum of margins over all the deal groups: the shares add up
+  to `mean_diff`;
 - with `--play LEVEL`, every seat plays its cards as that level and the two levels differ in
   their bidding only (contra and re-contra included): `--a expert --b strong --play basic`
   compares the expert's bidding by search with the strong level's, at a fraction of the cost
@@ -87,6 +94,8 @@ class PairResult:
     """One duplicate match pair: per-deal differences, who won each match, decision times."""
 
     diffs: list[float] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    """Per deal group, as `diffs`: what the biddings reached (`contract_kind`)."""
     a_wins: int = 0
     matches: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
@@ -134,6 +143,50 @@ def _margin(state: DealState, side: int) -> float:
     return _own_points(state, side) - sum(others) / len(others)
 
 
+def _contract(state: DealState) -> tuple[tuple[Any, ...] | None, str]:
+    """The contract a deal was played in (kind, taking side, multiplier; None if void) and
+    its fate (the scoresheet's outcome: made, inside, tie)."""
+    result = state.result
+    assert result is not None
+    if result.void or result.itemised is None:
+        return None, "void"
+    key = (result.contract, result.contracting_team, result.multiplier)
+    return key, result.itemised.settlement.outcome
+
+
+def contract_kind(played: list[tuple[tuple[Any, ...] | None, str]]) -> str:
+    """What the seatings of one deck reached: `same_fate`, `other_fate` (the same contract,
+    another fate somewhere), `other_contract` or `void` (every seating)."""
+    contracts = {key for key, _ in played}
+    if contracts == {None}:
+        return "void"
+    if len(contracts) > 1:
+        return "other_contract"
+    return "same_fate" if len({fate for _, fate in played}) == 1 else "other_fate"
+
+
+CONTRACT_KINDS = ("same_fate", "other_fate", "other_contract", "void")
+
+
+def contract_split(diffs: list[float], kinds: list[str]) -> dict[str, dict[str, Any]]:
+    """`by_contract` of the report: per kind of deal group, how many, A's mean margin in them,
+    and their share of `mean_diff` (their margins summed over all groups)."""
+    n = len(diffs)
+    out: dict[str, dict[str, Any]] = {}
+    for kind in CONTRACT_KINDS:
+        mine = [d for d, k in zip(diffs, kinds, strict=True) if k == kind]
+        part: dict[str, Any] = {
+            "deals": len(mine),
+            "mean_diff": round(statistics.fmean(mine), 3) if mine else None,
+            "share": round(sum(mine) / n, 3) if n else None,
+        }
+        if kind == "other_fate":
+            part["a_ahead"] = sum(d > 0 for d in mine)
+            part["a_behind"] = sum(d < 0 for d in mine)
+        out[kind] = part
+    return out
+
+
 Task = tuple[dict[str, Any], str, str, int | None, int, int, str | None]
 
 
@@ -154,6 +207,7 @@ def play_pair(args: Task) -> PairResult:
     while not all(m.finished for *_, m in seatings):
         deck = _deck(ruleset, seed, pair, number)
         diff = 0.0
+        played = []
         for i, (a_team, levels, bots, match) in enumerate(seatings):
             if match.finished:
                 state = new_deal(ruleset, (first_dealer + number) % seats, deck)
@@ -161,6 +215,7 @@ def play_pair(args: Task) -> PairResult:
                 state = match.start_deal(deck)
             state = _play(state, bots, levels, out)
             diff += _margin(state, a_team)
+            played.append(_contract(state))
             if not match.finished:
                 match = record_deal(match, state)
                 seatings[i] = (a_team, levels, bots, match)
@@ -168,6 +223,7 @@ def play_pair(args: Task) -> PairResult:
                     out.matches += 1
                     out.a_wins += match.winner == a_team
         out.diffs.append(diff / len(seatings))
+        out.kinds.append(contract_kind(played))
         number += 1
     return out
 
@@ -218,6 +274,7 @@ def run(
     with multiprocessing.Pool(workers) as pool:
         for result in pool.imap(play_pair, tasks):
             total.diffs += result.diffs
+            total.kinds += result.kinds
             total.a_wins += result.a_wins
             total.matches += result.matches
             for level, times in result.times.items():
@@ -245,6 +302,7 @@ def run(
         "deals": n,
         "mean_diff": round(mean, 3),
         "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "by_contract": contract_split(total.diffs, total.kinds),
         "matches": total.matches,
         "win_rate_a": round(wins, 3),
         "win_rate_ci95": _wilson(total.a_wins, total.matches),
