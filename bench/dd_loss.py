@@ -9,12 +9,13 @@ story (the DD value assumes the opponents play perfectly afterwards, and a hidde
 player cannot), but lower is better for every sensible player.
 
 Positions are the duel's (bench/duel.py): French deals bid by the basic rules, `must_undertrump`
-off as against colver; played by `--lead-in` (a level, default `basic`, every seat) to the start
-of the trick with `--tricks` left, then every decision in that trick with more than one legal
-card is a position (the trick goes on with the lead-in's card). Every variant chooses in the same
-position with the same random seed. Reported as JSON per tricks left: positions, each variant's
-mean loss and decision CPU time p50/p95 (this process), and each variant's paired difference
-against the first (`diff`, negative: fewer points lost) with its standard error.
+off as against colver (`--undertrump`: on, the French default, which colver does not play);
+played by `--lead-in` (a level, default `basic`, every seat) to the start of the trick with
+`--tricks` left, then every decision in that trick with more than one legal card is a position
+(the trick goes on with the lead-in's card). Every variant chooses in the same position with the
+same random seed. Reported as JSON per tricks left: positions, each variant's mean loss and
+decision CPU time p50/p95 (this process), and each variant's paired difference against the first
+(`diff`, negative: fewer points lost) with its standard error.
 
 A variant is a level (`basic`, `strong`, `expert`), `strong:B` (the strong level with B simulated
 actions per decision), `expert:N` (the expert with N solver nodes per IS-DD decision), or
@@ -75,9 +76,11 @@ class Position(NamedTuple):
     played: tuple[int, ...]
 
 
-def positions(seed: int, tricks: int, count: int, lead_in: str) -> list[Position]:
+def positions(
+    seed: int, tricks: int, count: int, lead_in: str, undertrump: bool = False
+) -> list[Position]:
     """`count` decisions with a choice in the trick with `tricks` left (module doc)."""
-    ruleset = Ruleset.french(must_undertrump=False)
+    ruleset = Ruleset.french(must_undertrump=undertrump)
     found: list[Position] = []
     number = 0
     while len(found) < count:
@@ -118,12 +121,18 @@ def lead_in_bot(level: str, seed: int, number: int, seat: int) -> Bot | None:
 
 
 def run(
-    tricks: list[int], count: int, variants: list[str], seed: int, lead_in: str
+    tricks: list[int],
+    count: int,
+    variants: list[str],
+    seed: int,
+    lead_in: str,
+    undertrump: bool = False,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "native_solver": native_solver(),
         "seed": seed,
         "lead_in": lead_in,
+        "must_undertrump": undertrump,
         "variants": variants,
         "by_tricks_left": {},
     }
@@ -131,7 +140,7 @@ def run(
         start = time.perf_counter()
         losses: dict[str, list[float]] = {name: [] for name in variants}
         times: dict[str, list[float]] = {name: [] for name in variants}
-        for k, position in enumerate(positions(seed, left, count, lead_in)):
+        for k, position in enumerate(positions(seed, left, count, lead_in, undertrump)):
             state = position.state
             truth = Solver(TRUTH_NODES).solve(state)
             assert truth.exact
@@ -172,8 +181,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variants", nargs="+", default=["expert", "strong"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lead-in", default="basic", help="the level that plays to the position")
+    parser.add_argument(
+        "--undertrump", action="store_true", help="must_undertrump on (no colver variant then)"
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.tricks, args.positions, args.variants, args.seed, args.lead_in)))
+    if args.undertrump and any(name in COLVER for name in args.variants):
+        parser.error("colver does not play must_undertrump")
+    report = run(
+        args.tricks, args.positions, args.variants, args.seed, args.lead_in, args.undertrump
+    )
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":
