@@ -15,7 +15,7 @@ that side and level B every other seat, so the luck of the cards cancels out: tw
   same for the calls with a choice alone (`bid_choice_cpu_time`);
 
 - `by_contract`: the deal groups split by what the seatings' biddings reached (`contract_split`):
-  the same contract (kind, taking side, contra) with the same fate (made, inside, tie) in
+  the same contract (kind, taking side, multiplier) with the same fate (made, inside, tie) in
   every seating, so the margin is the card points beyond the fate; the same contract with
   another fate somewhere, so the play decided the contract (`a_ahead` / `a_behind`: in how
   many of them A's margin was positive / negative); other contracts, the bidding's doing; all
