@@ -294,7 +294,11 @@ def _best_team(
 def _french_best_team(
     ruleset: Ruleset, contract: Contract, announced: list[Announced]
 ) -> list[Announced]:
-    """FR-8: one best announce over carrés and sequences; its team scores all of its own."""
+    """FR-8: one best announce over carrés and sequences; its team scores all of its own.
+
+    A sequence compares by the value of the sequence it counts as (BG-13): a run of 6 or 7 as
+    its highest quinte, a run of 8 (a quinte plus a tierce) as its quinte, 100, not by the 120
+    it scores, so that the run of 8 compares alike whether it is written whole or as two."""
 
     def key(a: Announced) -> tuple[int, ...]:
         d = a.declaration
@@ -303,7 +307,8 @@ def _french_best_team(
         in_trumps = int(contract.is_suit and d.suit == int(contract)) or int(
             contract == Contract.ALL_TRUMPS
         )
-        return (d.points, 0, d.length * 8 + d.top, in_trumps, -a.order)
+        value = SEQUENCE_POINTS[d.length]
+        return (value, 0, d.length * 8 + d.top, in_trumps, -a.order)
 
     best = max(announced, key=key)
     team = ruleset.team_of(best.seat)
