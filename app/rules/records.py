@@ -8,10 +8,10 @@ also the crash-recovery log and the export format.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from .actions import action_from_dict
-from .cards import Card
+from .cards import CARD_NAMES, CARDS, Card
 from .deal import DealState, apply, new_deal
 from .errors import BadRecord, RuleError
 from .match import MatchState, new_match, record_deal
@@ -62,13 +62,56 @@ def deal_record(state: DealState) -> dict[str, Any]:
     }
 
 
+_CARD_BY_NAME: dict[str, Card] = dict(zip(CARD_NAMES, CARDS, strict=True))
+"""Records write cards exactly as C-2 does (`TH`, `JS`): upper case, two characters."""
+
+
+def _card(text: str) -> Card:
+    card = _CARD_BY_NAME.get(text)
+    if card is None:
+        raise BadRecord(f"not a card: {text!r}")
+    return card
+
+
 def _deck(data: Any) -> list[Card]:
     if not isinstance(data, list) or not all(isinstance(c, str) for c in data):
         raise BadRecord("deck must be a list of cards")
-    try:
-        return [Card.parse(c) for c in data]
-    except ValueError as exc:
-        raise BadRecord(str(exc)) from None
+    return [_card(c) for c in data]
+
+
+def _check_card_names(raw: Any) -> None:
+    """The cards of an action are in the notation of C-2 (the engine's reader is more lenient:
+    it accepts `js` from a player's client, a record may not)."""
+    if not isinstance(raw, dict):
+        return
+    play = raw.get("play")
+    if isinstance(play, str) and play not in _CARD_BY_NAME:
+        raise BadRecord(f"not a card: {play!r}")
+    declare = raw.get("declare")
+    if isinstance(declare, list):
+        for texts in declare:
+            if isinstance(texts, list):
+                for text in texts:
+                    if isinstance(text, str):
+                        _card(text)
+
+
+def _seat_of(raw: Any) -> int | None:
+    """The seat an error line names: the action's seat if it is one, else null (never the raw
+    value, which may be anything a JSON document holds, NaN included)."""
+    seat = raw.get("seat") if isinstance(raw, dict) else None
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+def _rules(data: Any) -> Ruleset:
+    """The `rules` object: `house_rules`, when given, is an object (absent = every default)."""
+    if isinstance(data, dict) and not isinstance(data.get("house_rules", {}), dict | None):
+        raise BadRecord("house_rules must be an object")
+    return Ruleset.from_dict(data)
+
+
+def _whole(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
@@ -78,7 +121,7 @@ def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
             raise BadRecord("a deal record is a JSON object")
         if record.get("format") != DEAL_FORMAT:
             raise BadRecord(f"format must be {DEAL_FORMAT!r}")
-        rules = Ruleset.from_dict(record.get("rules"))
+        rules = _rules(record.get("rules"))
         if ruleset is not None and rules != ruleset:
             raise BadRecord("this deal's rules differ from its match's")
         dealer = record.get("dealer")
@@ -94,8 +137,9 @@ def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
     except BadRecord as exc:
         raise ReplayError(str(exc), exc.rule) from None
     for index, raw in enumerate(actions):
-        seat = raw.get("seat") if isinstance(raw, dict) else None
+        seat = _seat_of(raw)
         try:
+            _check_card_names(raw)
             state = apply(state, action_from_dict(raw, rules.seats))
         except BadRecord as exc:
             raise ReplayError(str(exc), exc.rule, index, seat) from None
@@ -132,8 +176,13 @@ def replay_match(record: Any) -> tuple[MatchState, list[DealState]]:
     try:
         if not isinstance(record, dict) or record.get("format") != MATCH_FORMAT:
             raise BadRecord(f"format must be {MATCH_FORMAT!r}")
-        rules = Ruleset.from_dict(record.get("rules"))
-        match = new_match(rules, record.get("first_dealer", -1), record.get("target"))
+        rules = _rules(record.get("rules"))
+        first_dealer, target = record.get("first_dealer"), record.get("target")
+        if not _whole(first_dealer):
+            raise BadRecord("first_dealer must be a seat number")
+        if target is not None and not _whole(target):
+            raise BadRecord("the target must be a positive whole number")
+        match = new_match(rules, first_dealer, target)
         deals_raw = record.get("deals")
         if not isinstance(deals_raw, list):
             raise BadRecord("deals must be a list")

@@ -37,6 +37,9 @@ def replay_file(path: str) -> dict[str, Any]:
             document = json.load(handle)
     except (OSError, ValueError) as exc:
         return {"file": path, "error": ReplayError(f"cannot read: {exc}", "record").to_dict()}
+    except RecursionError:  # a document nested deeper than the parser goes: not a record
+        error = ReplayError("cannot read: the JSON is nested too deeply", "record")
+        return {"file": path, "error": error.to_dict()}
     try:
         return {"file": path, **replay_document(document)}
     except ReplayError as exc:
