@@ -115,6 +115,13 @@ class Settings(BaseSettings):
     outbox_limit: int = Field(
         default=1000, ge=10, description="Frames queued for a slow client before it is cut off."
     )
+    outbox_chars: int = Field(
+        default=1_000_000,
+        ge=65_536,
+        description="Characters of frames queued for a slow client before it is cut off, "
+        "however few the frames: a snapshot (the chat, the scoresheet) is up to a thousand "
+        "times an ack, and one command can send one to each of a guest's sockets.",
+    )
     event_backlog: int = Field(
         default=256, ge=1, description="Events kept per room for reconnecting clients."
     )

@@ -357,8 +357,13 @@ class Room:
         text: str,
         *,
         reply: Reply | None = None,
+        allowed: Callable[[], bool] | None = None,
     ) -> int:
-        return await self._call(lambda: self._say(player_id, name, command_id, text), reply)
+        """``allowed``: asked once the line would be stored (the chat's rate limits), so that
+        a line refused for any other reason spends nobody's allowance."""
+        return await self._call(
+            lambda: self._say(player_id, name, command_id, text, allowed), reply
+        )
 
     async def sit(
         self,
@@ -973,7 +978,14 @@ class Room:
 
     # ---- chat --------------------------------------------------------------------------
 
-    async def _say(self, player_id: str, name: str, command_id: str | None, text: str) -> int:
+    async def _say(
+        self,
+        player_id: str,
+        name: str,
+        command_id: str | None,
+        text: str,
+        allowed: Callable[[], bool] | None = None,
+    ) -> int:
         self._check_fresh(player_id, command_id)
         text = text.strip()
         if not text:
@@ -987,6 +999,8 @@ class Room:
         seat = self.seat_of(player_id)
         if seat is None:  # the chat is the players': spectators read it, they do not write in it
             raise RoomError("not_seated", "Only the players at the table write in its chat.")
+        if allowed is not None and not allowed():
+            raise RoomError("rate_limited", "Too many chat lines: wait a little.")
         line = ChatPosted(seat, player_id, name, text, time.time())
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
         await self._commit([line], [Event(0, "chat", entry)])

@@ -35,8 +35,14 @@ CommandId = (
 _COMMAND_ID: TypeAdapter[str | int] = TypeAdapter(CommandId)
 
 
+# Strict: a value of the wrong JSON type is bad_message, never coerced (``"seat": "1"``,
+# ``"on": "off"``, ``"v": true`` or ``"seat": 1.0`` would otherwise run as 1, False, 1, 1), as
+# in the REST bodies (app/api/bodies.py).
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class Envelope(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
     t: str = Field(max_length=32)
     id: CommandId
@@ -45,7 +51,7 @@ class Envelope(BaseModel):
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
 
 class Hello(_Data):
@@ -60,7 +66,7 @@ class Act(BaseModel):
     Its fields are checked by the engine's ``action_from_dict``; here only the shape.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
 
     seat: int | None = None
     bid: str | None = Field(default=None, max_length=16)

@@ -83,6 +83,7 @@ class WireLimits:
     rate_per_second: float
     rate_burst: int
     outbox_limit: int
+    outbox_chars: int
     hello_seconds: float
     max_connections: int
     per_address: int
@@ -100,6 +101,7 @@ class WireLimits:
             rate_per_second=settings.rate_per_second,
             rate_burst=settings.rate_burst,
             outbox_limit=settings.outbox_limit,
+            outbox_chars=settings.outbox_chars,
             hello_seconds=settings.hello_seconds,
             max_connections=settings.ws_max_connections,
             per_address=settings.ws_per_address,
@@ -139,16 +141,24 @@ class _Wire:
 class Connection:
     """A room ``Subscriber`` backed by a WebSocket: frames are written directly
     (``DirectWriter``) while the transport takes them, else through a bounded outbox and a
-    writer task."""
+    writer task. The outbox is bounded in frames (``outbox_limit``) and in characters
+    (``outbox_chars``, None: unbounded): a client past either is cut off."""
 
     def __init__(
-        self, websocket: WebSocket, outbox_limit: int, direct: DirectWriter | None = None
+        self,
+        websocket: WebSocket,
+        outbox_limit: int,
+        direct: DirectWriter | None = None,
+        *,
+        outbox_chars: int | None = None,
     ) -> None:
         self._websocket = websocket
         self._outbox: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._limit = outbox_limit
+        self._char_limit = outbox_chars
         self._direct = direct
         self._unsent = 0  # what the outbox holds or the writer is sending: direct writes wait
+        self._unsent_chars = 0  # the characters of those frames
         self.player: Player | None = None
         self.overflowed = False
         self.closing = False
@@ -169,7 +179,9 @@ class Connection:
         if direct is not None and not self._unsent and direct.usable:
             direct.send(frame)
             return
-        if self._outbox.qsize() >= self._limit:
+        if self._outbox.qsize() >= self._limit or (
+            self._char_limit is not None and self._unsent_chars >= self._char_limit
+        ):
             self.overflowed = True  # a client this far behind is cut off, not waited for
             self._enqueue(_Close(CLOSE_TOO_SLOW, "client too slow"))
             return
@@ -184,6 +196,8 @@ class Connection:
         if self._direct is not None:
             self._direct.flush()  # the frames written directly go out before this one
         self._unsent += 1
+        if isinstance(item, str):
+            self._unsent_chars += len(item)
         self._outbox.put_nowait(item)
 
     def moved(self, node: str = "") -> None:
@@ -205,6 +219,8 @@ class Connection:
                 await self._websocket.send_text(frame)
             finally:
                 self._unsent -= 1
+                if isinstance(frame, str):
+                    self._unsent_chars -= len(frame)
 
 
 def websocket_router(
@@ -246,7 +262,12 @@ def websocket_router(
             await wire.refuse(websocket, unknown)
             return
         stats.connections += 1
-        connection = Connection(websocket, limits.outbox_limit, DirectWriter.of(websocket.scope))
+        connection = Connection(
+            websocket,
+            limits.outbox_limit,
+            DirectWriter.of(websocket.scope),
+            outbox_chars=limits.outbox_chars,
+        )
         writer = asyncio.create_task(connection.write_loop())
         session = _Session(room, connection, players, wire)
         try:
@@ -408,9 +429,17 @@ class _Session:
             action = data.action()
             call = room.act(player.id, cid, envelope.v, action, reply=reply)
         elif isinstance(data, s.Chat):
-            if not self.wire.chat_allowed(player.id, room.config.code):
-                raise RoomError("rate_limited", "Too many chat lines: wait a little.")
-            call = room.say(player.id, player.name, cid, data.text, reply=reply)
+            # Charged only for a line the room would store: a spectator's refused lines must
+            # not spend the table's allowance (and silence its players).
+            code = room.config.code
+            call = room.say(
+                player.id,
+                player.name,
+                cid,
+                data.text,
+                reply=reply,
+                allowed=lambda: self.wire.chat_allowed(player.id, code),
+            )
         elif isinstance(data, s.Sit):
             call = room.sit(player.id, player.name, data.seat, cid, reply=reply)
         elif isinstance(data, s.Bot):
