@@ -40,6 +40,7 @@ from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
 from app.settings import Settings
 from app.transport.direct import KeepRawSend
+from app.transport.revocation import TokenWatch
 from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ownership=leases,
     )
     player_repo = Players(sessions)
+    token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
     lease: Lease | None = make_lease(engine) if leases is None else None
@@ -126,8 +128,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 shared_lobby.start()
             if gate is not None:
                 gate.start()
+            token_watch.start()
             yield
         finally:
+            await token_watch.close()
             if shared_lobby is not None:
                 await shared_lobby.close()
             if gate is not None:
@@ -171,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             turn_seconds=settings.default_turn_seconds,
             forget_seconds=settings.quickplay_forget_seconds,
         ),
+        token_watch.check_soon,
     )
     errors.install(app)
 
@@ -199,6 +204,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             WireLimits.from_settings(settings),
             wire_stats,
             gate,
+            token_watch,
         )
     )
     if settings.metrics:

@@ -112,6 +112,14 @@ class Settings(BaseSettings):
         description="How long a new WebSocket may go without a successful hello before it is "
         "closed (hello_timeout, 4408).",
     )
+    token_check_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How often a node asks the database whether the tokens of its open "
+        "WebSockets still work: a socket whose token was revoked on another node (a device "
+        "signed out, a password changed) is closed (4401) within this time; on the node that "
+        "revoked it, at once.",
+    )
     outbox_limit: int = Field(
         default=1000, ge=10, description="Frames queued for a slow client before it is cut off."
     )

@@ -120,6 +120,7 @@ async def login(
 async def logout(token: TokenDep, services: ServicesDep) -> Response:
     """End this device's session (its token stops working)."""
     await services.accounts.logout(token)
+    services.revoked()
     return Response(status_code=204)
 
 
@@ -140,6 +141,7 @@ async def change_password(
         body.old_password.get_secret_value(),
         body.new_password.get_secret_value(),
     )
+    services.revoked()
     return Response(status_code=204)
 
 
@@ -156,4 +158,5 @@ async def sessions(player: PlayerDep, token: TokenDep, services: ServicesDep) ->
 async def revoke(session_id: SessionId, player: PlayerDep, services: ServicesDep) -> Response:
     """Sign a device out."""
     await services.accounts.revoke(player.id, session_id)
+    services.revoked()
     return Response(status_code=204)

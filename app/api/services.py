@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -32,6 +33,8 @@ class Services:
     accounts: Accounts
     ratings: Ratings
     quickplay: Matchmaker
+    revoked: Callable[[], None]
+    """Tell the open sockets that a token stopped working (``app.transport.revocation``)."""
 
 
 def get_services(request: Request) -> Services:

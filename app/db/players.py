@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Collection
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -17,6 +18,10 @@ from app.rooms.ports import Player
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+_TOKENS_PER_QUERY = 500
+"""Parameters per query: well under SQLite's and asyncpg's limits."""
 
 
 class Players:
@@ -43,6 +48,20 @@ class Players:
                     .where(m.AccountSession.token_hash == digest)
                 )
         return None if row is None else Player(row.id, row.name)
+
+    async def live_tokens(self, tokens: Collection[str]) -> set[str]:
+        """Of ``tokens``, those that still resolve (``by_token``): the open sockets of the
+        others were signed out (``app.transport.revocation``)."""
+        by_digest = {hash_token(token): token for token in tokens}
+        digests = list(by_digest)
+        live: set[str] = set()
+        async with self._sessions() as session:
+            for start in range(0, len(digests), _TOKENS_PER_QUERY):
+                chunk = digests[start : start + _TOKENS_PER_QUERY]
+                for column in (m.Player.token_hash, m.AccountSession.token_hash):
+                    found = await session.scalars(select(column).where(column.in_(chunk)))
+                    live.update(by_digest[digest] for digest in found)
+        return live
 
     async def by_id(self, player_id: str) -> Player | None:
         async with self._sessions() as session:

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ from app.transport import schemas as s
 from app.transport.admission import Admission, ConnectionGate, Refusal
 from app.transport.direct import DirectWriter
 from app.transport.ratelimit import PerAddressLimiter, TokenBucket
+from app.transport.revocation import TokenWatch
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ CLOSE_FLOODING = 1008  # "policy violation"
 CLOSE_RELOAD = 1012  # "service restart": the room was put away; reconnecting loads it again
 CLOSE_TRY_AGAIN = 1013  # "try again later": a hello failed on the server's side (storage down)
 CLOSE_ELSEWHERE = 4307  # another node serves the room; the reason is its id (reconnect there)
+CLOSE_SIGNED_OUT = 4401  # its hello's token was revoked (``revocation``): a new hello fails too
 
 # Room codes are URL-safe base64 (app/rooms/manager.py) within their String(32) column: anything
 # else is refused before a lookup, so that junk in the path (a NUL byte) never reaches the database.
@@ -117,9 +120,16 @@ class WireLimits:
 class _Wire:
     """What every connection shares: the limits, the counters, the gate, chat allowances."""
 
-    def __init__(self, limits: WireLimits, stats: WireStats, gate: Admission | None) -> None:
+    def __init__(
+        self,
+        limits: WireLimits,
+        stats: WireStats,
+        gate: Admission | None,
+        tokens: TokenWatch | None,
+    ) -> None:
         self.limits = limits
         self.stats = stats
+        self.tokens = tokens
         self.gate = gate or ConnectionGate(limits.max_connections, limits.per_address)
         # Chat is limited per guest (all their sockets together) and per room, not only per
         # socket: it is stored, and one token on many sockets could otherwise write fast.
@@ -229,10 +239,12 @@ def websocket_router(
     limits: WireLimits,
     stats: WireStats,
     gate: Admission | None = None,
+    tokens: TokenWatch | None = None,
 ) -> APIRouter:
-    """``gate``: the cluster's count of connections per address (default: this process's)."""
+    """``gate``: the cluster's count of connections per address (default: this process's);
+    ``tokens``: where a socket's token is watched, to close it once that token is revoked."""
     router = APIRouter()
-    wire = _Wire(limits, stats, gate)
+    wire = _Wire(limits, stats, gate, tokens)
 
     @router.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
@@ -275,6 +287,7 @@ def websocket_router(
         except WebSocketDisconnect:
             pass
         finally:
+            session.unwatch()
             if session.joined:
                 with contextlib.suppress(RoomError):
                     await room.disconnect(connection)
@@ -307,6 +320,7 @@ class _Session:
         self.refusals = TokenBucket(limits.flood_refusals_per_second, limits.flood_refusals)
         self.hello_deadline = asyncio.get_running_loop().time() + limits.hello_seconds
         self.joined = False
+        self.unwatch: Callable[[], None] = lambda: None
 
     async def read_loop(self, websocket: WebSocket) -> None:
         while True:
@@ -317,8 +331,8 @@ class _Session:
                 why = f"Say hello within {seconds} s of connecting."
                 self._close_with("hello_timeout", why, CLOSE_TOO_SLOW)
                 return
-            if message["type"] == "websocket.disconnect":
-                return
+            if message["type"] == "websocket.disconnect" or self.connection.closing:
+                return  # closing: signed out meanwhile, say; what the client sent is not run
             self.stats.frames += 1
             text = message.get("text")
             too_large = text is not None and len(text.encode()) > self.limits.max_frame_bytes
@@ -408,6 +422,11 @@ class _Session:
             self.connection.player = player
         await self.room.connect(self.connection, hello.v)
         self.joined = True
+        if hello.token is not None and self.wire.tokens is not None:
+            connection = self.connection
+            self.unwatch = self.wire.tokens.watch(
+                hello.token, lambda: connection.close(CLOSE_SIGNED_OUT, "signed out")
+            )
         return self.room.version
 
     def _require_player(self) -> Player:
