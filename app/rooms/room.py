@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -994,7 +995,7 @@ class Room:
             raise RoomError(
                 "bad_chat", f"A chat message has at most {self._timings.chat_max_chars} characters."
             )
-        if any(not c.isprintable() for c in text):
+        if not chat_writable(text):
             raise RoomError("bad_chat", "A chat message cannot hold control characters.")
         seat = self.seat_of(player_id)
         if seat is None:  # the chat is the players': spectators read it, they do not write in it
@@ -1254,6 +1255,26 @@ def _shuffle_view(drawn: DrawnDeck | None, next_seed: str | None) -> dict[str, A
 
 def _closed() -> RoomError:
     return RoomError("room_closed", "The room was just put away; please try again.")
+
+
+_JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiner: 👩‍💻, and Persian or Indic words
+_REFUSED = frozenset(("Cc", "Cs", "Co", "Zl", "Zp"))
+
+
+def chat_writable(text: str) -> bool:
+    """No control characters in a chat line: none of C0/C1, surrogates, private use, line or
+    paragraph separators, nor the invisible format characters (a bidi override turns the rest
+    of a line around) but the joiners and the tags of subdivision flags (🏴 of Scotland).
+    ``str.isprintable`` refused too much: every emoji joined by a ZWJ and the ideographic
+    space (U+3000) of Japanese and Chinese text. Unassigned code points pass: emoji newer than
+    this Python's Unicode tables are among them."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category in _REFUSED:
+            return False
+        if category == "Cf" and char not in _JOINERS and not "\U000e0020" <= char <= "\U000e007f":
+            return False
+    return True
 
 
 def _log_failure(future: asyncio.Future[Any]) -> None:

@@ -263,6 +263,32 @@ async def test_seats_bots_and_start_check_who_asks(manager: RoomManager) -> None
     assert error.value.code == "match_in_progress"
 
 
+async def test_chat_takes_joined_emoji_and_wide_spaces_not_invisible_controls(
+    manager: RoomManager,
+) -> None:
+    """``str.isprintable`` refused every emoji joined by a ZWJ and the ideographic space of
+    CJK text; the chat refuses only what hides or breaks a line: C0/C1 controls, line and
+    paragraph separators, private use, bidi overrides and other invisible format characters."""
+    room = await manager.create(
+        HOST, "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+    )
+    written = [
+        "gg 👩\u200d💻",  # a ZWJ sequence
+        "東京\u3000大阪",  # the ideographic space
+        "ну 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # tags: a flag
+        "می\u200cخواهم",  # the zero-width non-joiner of Persian
+        "bravo\u00a0!",  # a no-break space
+    ]
+    for text in written:
+        await room.say(HOST, "Host", None, text)
+    assert [line["text"] for line in room.chat] == written
+    for text in ["abc\u202edcba", "one\u2028two", "bell\x07", "tab\tx", "pua\ue000", "\u200b"]:
+        with pytest.raises(RoomError) as error:
+            await room.say(HOST, "Host", None, text)
+        assert error.value.code == "bad_chat", repr(text)
+    assert len(room.chat) == len(written)
+
+
 async def test_while_the_host_is_away_a_seated_player_may_start(manager: RoomManager) -> None:
     room = await manager.create(
         HOST, "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
