@@ -1183,10 +1183,13 @@ class Room:
     def _resend_snapshots(self, player_id: str) -> None:
         """A player who changed seats sees the table from the new seat from now on."""
         seat = self.seat_of(player_id)
+        frame: str | None = None  # the same for all the player's sockets: made once
         for subscriber in self._subscribers:
             if subscriber.player_id == player_id:
-                frame = {"t": "snapshot", "v": self.version, "d": self.snapshot(seat, player_id)}
-                subscriber.send(encode(frame))
+                if frame is None:
+                    snapshot = self.snapshot(seat, player_id)
+                    frame = encode({"t": "snapshot", "v": self.version, "d": snapshot})
+                subscriber.send(frame)
 
     def _room_event(self) -> Event:
         return Event(0, "room", {})

@@ -5,6 +5,7 @@ exactly one reply, and what one client spends cannot silence others or grow with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from typing import Any, cast
@@ -249,3 +250,35 @@ async def test_frames_at_the_size_limit_and_one_byte_above(
         await client.ws.send(text)
         refused = await client.until("error")
         assert refused["d"]["code"] == "frame_too_large"
+
+
+async def test_a_players_sockets_share_one_allowance_of_commands(settings: Settings) -> None:
+    """Each socket had its own allowance, and a seat change sends a snapshot to every socket
+    of the player: 64 sockets of one guest at 20 seat changes a second each made 64 × 1,280
+    snapshots a second, from one address. A player's commands now share one allowance
+    however many sockets carry them (each socket still has its own as well)."""
+    burst = 6
+    limits = {"rate_per_second": 0.001, "rate_burst": burst}  # no allowance comes back
+    async with (
+        serve(settings.model_copy(update=limits)) as server,
+        httpx.AsyncClient(base_url=server.url) as http,
+    ):
+        code, host_token = await new_room(http)
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = [
+                await stack.enter_async_context(ws_client(server, code, host_token))
+                for _ in range(3)
+            ]
+            before = await room_version(http, code)
+            answers: list[str] = []
+            for n, client in enumerate(sockets):
+                for k in range(burst - 1):  # the hello took one of the socket's own
+                    command_id = f"s{n}-{k}"
+                    seat = 1 + len(answers) % 2  # seat 1, seat 2, seat 1 …: each a change
+                    frame = {"t": "sit", "id": command_id, "d": {"seat": seat}}
+                    await client.ws.send(json.dumps(frame))
+                    reply = await client.reply(command_id)
+                    answers.append("ack" if reply["t"] == "ack" else reply["d"]["code"])
+            assert answers.count("ack") == burst
+            assert answers.count("rate_limited") == len(answers) - burst
+            assert await room_version(http, code) == before + burst  # refusals change nothing
