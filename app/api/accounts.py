@@ -6,30 +6,43 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Request, Response
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import AfterValidator, BaseModel, Field, SecretStr
 
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import SessionId
 from app.api.services import PlayerDep, ServicesDep, TokenDep
 
-router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 422))
+router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 413, 422))
 SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
 
 # Long enough for any password manager, short enough that nobody makes the server hash a novel.
 SECRET_MAX = 1000
 
 
+def _text(secret: SecretStr) -> SecretStr:
+    """A password is text: JSON lets a string hold a lone surrogate (``"\\ud800"``), which
+    pydantic keeps in a ``SecretStr`` (not in a ``str``) and which no hash can encode."""
+    try:
+        secret.get_secret_value().encode()
+    except UnicodeEncodeError:
+        raise ValueError("a password is text: no lone surrogates") from None
+    return secret
+
+
+Secret = Annotated[SecretStr, Field(max_length=SECRET_MAX), AfterValidator(_text)]
+
+
 class CredentialsIn(Body):
     """Claiming and logging in; ``SecretStr`` keeps the password out of any repr or log."""
 
     username: str = Field(max_length=100, examples=["ivana"])
-    password: SecretStr = Field(max_length=SECRET_MAX)
+    password: Secret
 
 
 class PasswordIn(Body):
-    old_password: SecretStr = Field(max_length=SECRET_MAX)
-    new_password: SecretStr = Field(max_length=SECRET_MAX)
+    old_password: Secret
+    new_password: Secret
 
 
 class AccountOut(BaseModel):
@@ -130,16 +143,18 @@ async def me(player: PlayerDep, services: ServicesDep) -> AccountOut:
     return AccountOut(id=player.id, name=player.name, username=username)
 
 
-@router.put("/me/password", status_code=204, responses=SIGNED_IN)
+@router.put("/me/password", status_code=204, responses={**SIGNED_IN, **responses(429)})
 async def change_password(
-    body: PasswordIn, player: PlayerDep, token: TokenDep, services: ServicesDep
+    body: PasswordIn, request: Request, player: PlayerDep, token: TokenDep, services: ServicesDep
 ) -> Response:
-    """Change the password; every other device is signed out."""
+    """Change the password; every other device is signed out. A wrong old password counts as
+    a failed login of the account and of your address."""
     await services.accounts.change_password(
         player.id,
         token,
         body.old_password.get_secret_value(),
         body.new_password.get_secret_value(),
+        _address(request),
     )
     services.revoked()
     return Response(status_code=204)

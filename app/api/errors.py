@@ -15,12 +15,18 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rooms.errors import RoomError
 
 log = logging.getLogger(__name__)
+
+BODY_MAX = 64 * 1024
+"""The largest request body read, in bytes: every body of the API is a few hundred bytes, and
+a server that read whatever it was sent could be made to hold gigabytes by one address."""
+TOO_LARGE = f"The request's body is above {BODY_MAX} bytes."
 
 STATUS = {
     "not_authenticated": 401,
@@ -42,6 +48,7 @@ STATUS = {
     "bad_rules": 422,
     "bad_seat": 422,
     "rate_limited": 429,
+    "body_too_large": 413,
     "server_error": 500,
     "room_closed": 503,
 }
@@ -56,6 +63,7 @@ MEANING = {
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `match_in_progress`, `username_taken`, "
     "`already_claimed`, `not_an_account`, …).",
+    413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`.",
     429: "`rate_limited`: too many new players or rooms from your address, nothing was created; "
@@ -118,8 +126,50 @@ class CatchAll:
             await JSONResponse(error_body("server_error", GENERIC), 500)(scope, receive, send)
 
 
+class BodyTooLarge(HTTPException):
+    """A body that passed ``BODY_MAX`` while the route read it (FastAPI lets an
+    ``HTTPException`` from reading the body through, as the route's own refusal)."""
+
+    def __init__(self) -> None:
+        super().__init__(413, TOO_LARGE)
+
+
+def _too_large() -> JSONResponse:
+    return JSONResponse(error_body("body_too_large", TOO_LARGE), 413)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body above ``BODY_MAX`` bytes is refused with 413
+    ``body_too_large`` before the route sees it; a ``Content-Length`` above it at once, a
+    chunked body as soon as the bytes read pass it (the rest is never read)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length", "")
+        if length.isascii() and length.isdigit() and int(length) > BODY_MAX:
+            await _too_large()(scope, receive, send)
+            return
+        read = 0
+
+        async def counted() -> Message:
+            nonlocal read
+            message = await receive()
+            read += len(message.get("body", b""))
+            if read > BODY_MAX:
+                raise BodyTooLarge
+            return message
+
+        await self.app(scope, counted, send)
+
+
 def install(app: FastAPI) -> None:
     app.add_middleware(CatchAll)
+    app.add_middleware(BodyLimit)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, error: RoomError) -> JSONResponse:
@@ -135,6 +185,10 @@ def install(app: FastAPI) -> None:
             where = ".".join(str(p) for p in item.get("loc", ()))
             parts.append(f"{where}: {item.get('msg')}")
         return JSONResponse(error_body("bad_request", "; ".join(parts)), 422)
+
+    @app.exception_handler(BodyTooLarge)
+    async def body_too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:
+        return _too_large()
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:

@@ -14,7 +14,7 @@ from app.api.paths import PlayerId
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
 from app.rooms.errors import RoomError
 
-router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(422))
+router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(413, 422))
 
 NAME_MAX = 32
 

@@ -13,7 +13,9 @@ from app.api.errors import responses
 from app.api.services import PlayerDep, ServicesDep
 from app.rooms.matchmaking import WAIT_MAX, WAIT_MIN
 
-router = APIRouter(prefix="/api/quickplay", tags=["quick play"], responses=responses(400, 401, 422))
+router = APIRouter(
+    prefix="/api/quickplay", tags=["quick play"], responses=responses(400, 401, 413, 422)
+)
 
 
 class QuickPlayIn(Body):

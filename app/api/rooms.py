@@ -19,7 +19,7 @@ from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS, Ruleset
 
-router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(422))
+router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(413, 422))
 ROOM_CALL = responses(404, 503)  # every call naming a room by its code
 CHANGE = responses(401, 403, 404, 409, 503)  # every call that changes a room
 PAGE_MAX = 100

@@ -28,7 +28,7 @@ from app.db.players import hash_token
 from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 
-USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")  # the whole name: ``fullmatch``, never ``$``
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
 
@@ -55,7 +55,7 @@ class SignedIn:
 
 
 def check_username(raw: str) -> str:
-    if not USERNAME.match(raw):
+    if USERNAME.fullmatch(raw) is None:  # "$" would let "admin\n" through
         raise RoomError(
             "bad_username", "A username has 3 to 32 letters, digits, dots, dashes or underscores."
         )
@@ -124,11 +124,15 @@ class Accounts:
         revoked like any other."""
         check_username(username)
         check_password(password)
+        # Refused before the (slow, by design) hash: a refusal must not cost the server an
+        # Argon2 run, or one guest could repeat it without end. Checked again below, where a
+        # claim racing this one is caught by the unique username.
+        async with self._sessions() as session:
+            await _claimable(session, player.id, username)
         digest = await self._hash(password)
         try:
             async with self._sessions.begin() as session:
-                if await session.get(m.Account, player.id) is not None:
-                    raise RoomError("already_claimed", "This player is already an account.")
+                await _claimable(session, player.id, username)
                 session.add(
                     m.Account(
                         player_id=player.id,
@@ -151,11 +155,11 @@ class Accounts:
     async def login(self, username: str, password: str, address: str, label: str) -> SignedIn:
         """A new session for the account, or ``bad_login`` (whatever was wrong), or
         ``login_limited`` once the username or the address failed too often."""
-        keys = [f"user:{username.casefold()[:64]}", f"addr:{address[:64]}"]
+        keys = _keys(username, address)
         caps = [self._limits.per_account, self._limits.per_address]
         # A name no account can have is neither looked up nor written as a key: it may hold
         # what the database refuses (a NUL byte, in PostgreSQL). The address's try counts.
-        named = USERNAME.match(username) is not None
+        named = USERNAME.fullmatch(username) is not None
         if not await self._take_try(keys if named else keys[1:], caps if named else caps[1:]):
             raise RoomError("login_limited", "Too many failed logins; try again later.")
         if not named:
@@ -191,17 +195,28 @@ class Accounts:
                 delete(m.AccountSession).where(m.AccountSession.token_hash == hash_token(token))
             )
 
-    async def change_password(self, player_id: str, token: str, old: str, new: str) -> None:
-        """Check the old password, store the new one, and sign out every other device."""
+    async def change_password(
+        self, player_id: str, token: str, old: str, new: str, address: str
+    ) -> None:
+        """Check the old password, store the new one, and sign out every other device.
+
+        A wrong old password is a failed login of the account's username and of ``address``
+        (the same counts and caps as ``login``): a token alone must not buy unlimited guesses
+        at the password, nor unlimited Argon2 runs."""
         check_password(new)
         async with self._sessions() as session:
             account = await session.get(m.Account, player_id)
         if account is None:
             raise RoomError("not_an_account", "Claim your player as an account first.")
-        if not (await self._verify(old, account.password_hash))[0]:
+        keys = _keys(account.username, address)
+        if not await self._take_try(keys, [self._limits.per_account, self._limits.per_address]):
+            raise RoomError("login_limited", "Too many failed logins; try again later.")
+        if not (await self._verify(old, account.password_hash))[0]:  # the try stays counted
             raise RoomError("bad_login", "The username or the password is wrong.")
         digest = await self._hash(new)
         async with self._sessions.begin() as session:
+            await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
+            await session.execute(_give_back(keys[1:]))
             await session.execute(
                 update(m.Account)
                 .where(m.Account.player_id == player_id)
@@ -257,6 +272,20 @@ class Accounts:
                 return True
             await session.execute(_give_back(keys))
         return False
+
+
+def _keys(username: str, address: str) -> list[str]:
+    """The failure counters a login attempt counts against: the username's, the address's."""
+    return [f"user:{username.casefold()[:64]}", f"addr:{address[:64]}"]
+
+
+async def _claimable(session: AsyncSession, player_id: str, username: str) -> None:
+    """Refuse a claim by a player who is an account already, or of a username taken."""
+    if await session.get(m.Account, player_id) is not None:
+        raise RoomError("already_claimed", "This player is already an account.")
+    taken = select(m.Account.player_id).where(m.Account.username_key == username.casefold())
+    if await session.scalar(taken) is not None:
+        raise RoomError("username_taken", "That username is taken.")
 
 
 def _count_try(dialect: str, key: str, now: datetime, since: datetime) -> Any:
