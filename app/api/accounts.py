@@ -11,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, SecretStr
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import SessionId
-from app.api.services import PlayerDep, ServicesDep, TokenDep
+from app.api.services import CreationLimit, PlayerDep, ServicesDep, TokenDep
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 413, 422))
 SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
@@ -97,7 +97,19 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
-@router.post("", status_code=201, response_model=AccountOut, responses=SIGNED_IN)
+# The calls that run Argon2 (by design about 0.1 s of a core and 64 MiB) or add a session row
+# take from the address's allowance of new guests and rooms (``CreationLimit``): a success is
+# not a failed login, so the login limits alone let one address loop them without end.
+HASHING = [CreationLimit]
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=AccountOut,
+    responses={**SIGNED_IN, **responses(429)},
+    dependencies=HASHING,
+)
 async def claim(
     body: CredentialsIn,
     player: PlayerDep,
@@ -113,17 +125,21 @@ async def claim(
     return AccountOut(id=player.id, name=player.name, username=username)
 
 
-@router.post("/login", response_model=SignedInOut, responses=responses(401, 429))
+@router.post(
+    "/login", response_model=SignedInOut, responses=responses(401, 429), dependencies=HASHING
+)
 async def login(
     body: CredentialsIn, request: Request, services: ServicesDep, user_agent: UserAgent = ""
 ) -> SignedInOut:
-    """A new session on this device. Failures are limited per username and per address."""
+    """A new session on this device. Failures are limited per username and per address; an
+    account keeps its ``SESSIONS_MAX`` newest sessions (the oldest device is signed out)."""
     signed = await services.accounts.login(
         body.username,
         body.password.get_secret_value(),
         _address(request),
         device_label(user_agent),
     )
+    services.revoked()  # the oldest session may have gone: its sockets with it
     return SignedInOut(
         id=signed.player.id, name=signed.player.name, username=signed.username, token=signed.token
     )
@@ -143,7 +159,12 @@ async def me(player: PlayerDep, services: ServicesDep) -> AccountOut:
     return AccountOut(id=player.id, name=player.name, username=username)
 
 
-@router.put("/me/password", status_code=204, responses={**SIGNED_IN, **responses(429)})
+@router.put(
+    "/me/password",
+    status_code=204,
+    responses={**SIGNED_IN, **responses(429)},
+    dependencies=HASHING,
+)
 async def change_password(
     body: PasswordIn, request: Request, player: PlayerDep, token: TokenDep, services: ServicesDep
 ) -> Response:

@@ -184,6 +184,8 @@ class Accounts:
                     .values(password_hash=rehashed)
                 )
             session.add(_new_session(account.player_id, token, label))
+            await session.flush()
+            await session.execute(_oldest_beyond_cap(account.player_id))
             row = await session.get(m.Player, account.player_id)
             assert row is not None
         return SignedIn(Player(row.id, row.name), account.username, token)
@@ -312,6 +314,26 @@ def _give_back(keys: list[str]) -> Any:
         update(m.LoginFailure)
         .where(m.LoginFailure.key.in_(keys), m.LoginFailure.count > 0)
         .values(count=m.LoginFailure.count - 1)
+    )
+
+
+SESSIONS_MAX = 50
+"""Signed-in devices an account keeps: a login beyond them signs out the oldest, so that
+logging in again and again (each login a row) cannot grow the table or the sessions list
+without end."""
+
+
+def _oldest_beyond_cap(player_id: str) -> Any:
+    """Delete the account's sessions but its ``SESSIONS_MAX`` newest."""
+    newest = (
+        select(m.AccountSession.id)
+        .where(m.AccountSession.player_id == player_id)
+        .order_by(m.AccountSession.created_at.desc(), m.AccountSession.id)
+        .limit(SESSIONS_MAX)
+    )
+    return delete(m.AccountSession).where(
+        m.AccountSession.player_id == player_id,
+        m.AccountSession.id.not_in(newest.scalar_subquery()),
     )
 
 

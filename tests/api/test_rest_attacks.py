@@ -230,3 +230,52 @@ async def test_a_successful_password_change_clears_the_account_s_failures(
             "/api/accounts/login", json={"username": "owner", "password": "a brand new secret"}
         )
         assert login.status_code == 200
+
+
+async def test_successful_logins_keep_only_the_newest_sessions(
+    http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each login is a session row, and a success is not a failed login: one account could add
+    rows without end, and list them all. Beyond the cap the oldest device is signed out."""
+    monkeypatch.setattr("app.db.accounts.SESSIONS_MAX", 3)
+    guest = await new_guest(http, "Many")
+    assert (await claim(http, guest, "many_devices")).status_code == 201
+    tokens = [guest.token]
+    for n in range(4):
+        body = {"username": "many_devices", "password": PASSWORD}
+        signed = await http.post("/api/accounts/login", json=body, headers={"User-Agent": f"d{n}"})
+        assert signed.status_code == 200, signed.text
+        tokens.append(signed.json()["token"])
+    newest = {"Authorization": f"Bearer {tokens[-1]}"}
+    listed = (await http.get("/api/accounts/sessions", headers=newest)).json()
+    assert len(listed) == 3
+    for old in tokens[:2]:  # the claiming device and the first login: the two oldest
+        gone = await http.get("/api/players/me", headers={"Authorization": f"Bearer {old}"})
+        assert code_of(gone) == (401, "bad_token")
+    for kept in tokens[2:]:
+        me = await http.get("/api/players/me", headers={"Authorization": f"Bearer {kept}"})
+        assert me.status_code == 200
+
+
+async def test_the_calls_that_hash_a_password_share_the_addresss_allowance(
+    settings: Settings,
+) -> None:
+    """Successful logins (and password changes) reset the failure counts, so the login limits
+    let one address run Argon2 (0.1 s of a core, 64 MiB) again and again; these calls now take
+    from the address's allowance of new guests and rooms."""
+    limits = {"create_burst": 3, "create_per_second": 0.001}
+    async with (
+        serve(settings.model_copy(update=limits)) as server,
+        httpx.AsyncClient(base_url=server.url) as http,
+    ):
+        guest = await new_guest(http, "Looper")  # 1 of 3
+        assert (await claim(http, guest, "looper")).status_code == 201  # 2 of 3
+        body = {"username": "looper", "password": PASSWORD}
+        assert (await http.post("/api/accounts/login", json=body)).status_code == 200  # 3 of 3
+        refused = await http.post("/api/accounts/login", json=body)
+        assert code_of(refused) == (429, "rate_limited")
+        change = {"old_password": PASSWORD, "new_password": "another secret here"}
+        changed = await http.put("/api/accounts/me/password", json=change, headers=guest.auth)
+        assert code_of(changed) == (429, "rate_limited")
+        me = await http.get("/api/accounts/me", headers=guest.auth)  # no hash: not limited
+        assert me.status_code == 200
