@@ -512,7 +512,9 @@ class Room:
         self._subscribers[subscriber] = None
         try:
             self._catch_up(subscriber, seat, last_version)
-            if seat is not None and not was_connected:
+            # Back: from away, or after leaving the match on another of the player's sockets
+            # (which left a stand-in, though a socket of the player stayed connected).
+            if seat is not None and (not was_connected or seat in self.standins):
                 self.standins.discard(seat)
                 await self._commit([], [self._room_event()])
                 self._cancel_away_timer(seat)

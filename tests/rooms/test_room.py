@@ -521,6 +521,23 @@ async def test_a_player_who_leaves_a_match_gets_a_stand_in_at_once_and_may_come_
     assert 2 not in room.standins
 
 
+async def test_a_player_who_left_on_one_socket_comes_back_on_a_new_one_while_another_is_open(
+    manager: RoomManager,
+) -> None:
+    """A new hello from a player whose seat has a stand-in takes the seat back, even while
+    another socket of that player stayed connected (a second tab): it took the seat back only
+    when no socket of the player was connected, so the player could not come back at all."""
+    room, host, guest = await partners_room(manager)
+    await room.leave(GUEST)  # on the `guest` socket, which stays open
+    assert 2 in room.standins
+    told = len(host.frames)
+    back = Inbox(GUEST)
+    await room.connect(back, None)  # the news is committed and sent before this returns
+    assert 2 not in room.standins
+    news = [f["d"]["seats"][2] for f in host.frames[told:] if f["t"] == "room"]
+    assert [(s["standin"], s["connected"]) for s in news] == [(False, True)]
+
+
 async def test_a_concession_that_cannot_be_stored_changes_nothing(
     manager: RoomManager, store: MemoryStore
 ) -> None:
