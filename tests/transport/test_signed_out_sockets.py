@@ -60,57 +60,37 @@ async def two_devices(http: httpx.AsyncClient, username: str) -> tuple[str, str,
     return guest.token, tablet, created.json()["room"]["code"]
 
 
-async def test_a_device_signed_out_elsewhere_loses_its_open_socket(
-    server: Server, http: httpx.AsyncClient
+async def sign_out_tablet(http: httpx.AsyncClient, how: str, first: str, tablet: str) -> None:
+    """End the tablet's session, as the API lets a player do it."""
+    if how == "device signed out":
+        listed = (await http.get("/api/accounts/sessions", headers=bearer(first))).json()
+        tablet_id = next(s["id"] for s in listed if s["label"] == "tablet")
+        done = await http.delete(f"/api/accounts/sessions/{tablet_id}", headers=bearer(first))
+    elif how == "logout":
+        done = await http.post("/api/accounts/logout", headers=bearer(tablet))
+    else:  # a new password signs out every other device
+        change = {"old_password": PASSWORD, "new_password": "another long secret"}
+        done = await http.put("/api/accounts/me/password", json=change, headers=bearer(first))
+    assert done.status_code == 204, done.text
+
+
+@pytest.mark.parametrize("how", ["device signed out", "logout", "new password"])
+async def test_a_signed_out_device_loses_its_open_socket(
+    server: Server, http: httpx.AsyncClient, how: str
 ) -> None:
-    first, tablet, code = await two_devices(http, "mira_s")
+    first, tablet, code = await two_devices(http, f"mira_{how[0]}")
     async with (
         ws_client(server, code, first) as here,
         ws_client(server, code, tablet) as there,
     ):
         assert await still_served(there)
-        listed = (await http.get("/api/accounts/sessions", headers=bearer(first))).json()
-        tablet_id = next(s["id"] for s in listed if s["label"] == "tablet")
-        assert (
-            await http.delete(f"/api/accounts/sessions/{tablet_id}", headers=bearer(first))
-        ).status_code == 204
+        await sign_out_tablet(http, how, first, tablet)
         assert await closed_with(there) == CLOSE_SIGNED_OUT
-        assert await still_served(here)  # the device that signed the other out keeps its own
+        assert await still_served(here)  # the first device's session goes on, and its socket
     # The tablet's client reconnects as it does after any close, and learns it is signed out.
     with pytest.raises(AssertionError, match="bad_token"):
         async with ws_client(server, code, tablet):
             pass
-
-
-async def test_logging_out_closes_that_devices_sockets(
-    server: Server, http: httpx.AsyncClient
-) -> None:
-    first, tablet, code = await two_devices(http, "mira_l")
-    async with (
-        ws_client(server, code, first) as here,
-        ws_client(server, code, tablet) as there,
-    ):
-        assert (await http.post("/api/accounts/logout", headers=bearer(tablet))).status_code == 204
-        assert await closed_with(there) == CLOSE_SIGNED_OUT
-        assert await still_served(here)
-
-
-async def test_a_new_password_closes_the_other_devices_sockets(
-    server: Server, http: httpx.AsyncClient
-) -> None:
-    first, tablet, code = await two_devices(http, "mira_p")
-    async with (
-        ws_client(server, code, first) as here,
-        ws_client(server, code, tablet) as there,
-    ):
-        changed = await http.put(
-            "/api/accounts/me/password",
-            json={"old_password": PASSWORD, "new_password": "another long secret"},
-            headers=bearer(first),
-        )
-        assert changed.status_code == 204
-        assert await closed_with(there) == CLOSE_SIGNED_OUT
-        assert await still_served(here)
 
 
 async def test_a_revocation_another_node_made_closes_the_socket_within_the_interval(
