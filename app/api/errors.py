@@ -95,7 +95,23 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorOut, "description": MEANING[status]} for status in statuses}
 
 
-class CatchAll:
+class _HttpMiddleware:
+    """An ASGI middleware of HTTP requests (``http``); WebSockets and the lifespan pass by."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.http(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class CatchAll(_HttpMiddleware):
     """ASGI middleware: an exception that escaped every handler is logged here, with its
     traceback, and answered with a generic JSON ``server_error``.
 
@@ -103,13 +119,7 @@ class CatchAll:
     error a second time; this answers the error shape the API promises and logs it once.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def watch(message: Message) -> None:
@@ -138,18 +148,12 @@ def _too_large() -> JSONResponse:
     return JSONResponse(error_body("body_too_large", TOO_LARGE), 413)
 
 
-class BodyLimit:
+class BodyLimit(_HttpMiddleware):
     """ASGI middleware: a request body above ``BODY_MAX`` bytes is refused with 413
     ``body_too_large`` before the route sees it; a ``Content-Length`` above it at once, a
     chunked body as soon as the bytes read pass it (the rest is never read)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Headers(scope=scope).get("content-length", "")
         if length.isascii() and length.isdigit() and int(length) > BODY_MAX:
             await _too_large()(scope, receive, send)
