@@ -98,11 +98,13 @@ TokenDep = Annotated[str, Depends(bearer_token)]
 
 
 async def creation_allowed(request: Request, services: ServicesDep) -> None:
-    """Refuse a new guest or room beyond the address's allowance (app/cluster/limits.py)."""
+    """Refuse a new guest, room or sign-in (a password hashed) beyond the address's allowance
+    (app/cluster/limits.py)."""
     address = request.client.host if request.client is not None else "?"
     if not await services.creations.allow(address):
         raise RoomError(
-            "rate_limited", "Too many new players or rooms from your address; try again shortly."
+            "rate_limited",
+            "Too many new players, rooms or sign-ins from your address; try again shortly.",
         )
 
 

@@ -4,7 +4,7 @@ import { api, get, post } from "./api.js";
 import { clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { go, showError, toast } from "./ui.js";
+import { go, showError, toast, tokenRefused } from "./ui.js";
 
 function identityChanged() {
   window.dispatchEvent(new Event("belote:identity"));
@@ -185,10 +185,9 @@ export function showAccount(app) {
     try {
       me = await get("/api/accounts/me");
     } catch (error) {
-      showError(error);
-      if (error.code === "bad_token") {
-        forgetPlayer();
-        identityChanged();
+      if (error.code !== "bad_token") showError(error);
+      else {
+        tokenRefused(player, error);
         render();
       }
       return;

@@ -3,7 +3,7 @@ import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
-import { dotItem, dots, go, seatName, showError, toast } from "./ui.js";
+import { dotItem, dots, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
@@ -19,6 +19,11 @@ export async function saveName(name) {
     }
   } catch (error) {
     if (error instanceof ApiError && error.code === "bad_token" && player) {
+      // An account holder was signed out: told to log in again, not made a new guest unasked.
+      if (player.username) {
+        tokenRefused(player, error);
+        return null;
+      }
       // The server forgot us (new database): start again as a new guest.
       localStorage.removeItem("belote.player");
       return saveName(name);
@@ -259,7 +264,8 @@ function joinForm() {
 
 /** The player's own open tables (waiting or playing), each with the way back to it. */
 async function loadMyRooms(box) {
-  if (!getPlayer()) {
+  const player = getPlayer();
+  if (!player) {
     box.hidden = true;
     return;
   }
@@ -293,6 +299,7 @@ async function loadMyRooms(box) {
     );
   } catch (error) {
     if (error.code !== "bad_token") showError(error);
+    else if (player.username) tokenRefused(player, error); // signed out: says so, and to log in
     box.hidden = true;
   }
 }

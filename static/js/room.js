@@ -3,7 +3,7 @@
 // Everything shown comes from the server's frames; legality comes only from `deal.legal`.
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
-import { forgetPlayer, getPlayer } from "./identity.js";
+import { getPlayer } from "./identity.js";
 import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
@@ -14,7 +14,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { banner, dotItem, dots, go, roomLink, seatName, showError, toast, touchOnly } from "./ui.js";
+import { banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -367,14 +367,17 @@ export function showRoom(app, code) {
   function onHelloFailed(error) {
     // The room was being put away as we arrived: the server closes (1012) and we reconnect.
     if (error && error.code === "room_closed") return;
-    showError(error);
-    if (error && error.code === "bad_token") {
-      // The server does not know this guest (e.g. a fresh database): choose a name again.
-      conn.close();
-      forgetPlayer();
-      window.dispatchEvent(new Event("belote:identity"));
-      go(`#/r/${encodeURIComponent(code)}`);
+    if (!error || error.code !== "bad_token") {
+      showError(error);
+      return;
     }
+    // The token stopped working (signed out: close 4401, then this hello) or the server does
+    // not know this guest (e.g. a fresh database). A guest chooses a name again here; an
+    // account holder logs in again. Another tab may have signed in meanwhile: the table comes
+    // back as that identity.
+    conn.close();
+    if (tokenRefused(player, error) && player.username) go("#/account");
+    else go(`#/r/${encodeURIComponent(code)}`);
   }
 
   const conn = new RoomConnection(code, player.token, {

@@ -1,5 +1,6 @@
 // Shared bits of the page: toasts for messages and errors, the connection banner, navigation.
 import { h } from "./dom.js";
+import { forgetPlayer, getPlayer } from "./identity.js";
 import { errorText, lang, t } from "./i18n.js";
 
 export function toast(text, { kind = "info", detail = null, code = null, timeout = 6000 } = {}) {
@@ -27,6 +28,20 @@ export function showError(error) {
   if (error && error.rule) detail = t("rule_n", { rule: error.rule });
   else if (lang() === "en" && error && error.message && error.message !== text) detail = error.message;
   return toast(text, { kind: "error", detail, code });
+}
+
+/** The server refused the token `player` was using (bad_token): forget it and say why — a guest
+ * chooses a name again; an account holder was signed out (a log-out, another device, a new
+ * password, close 4401) and logs in again. Not if another tab has stored a new identity since:
+ * that one is kept (returns false), and the caller goes on with it. */
+export function tokenRefused(player, error) {
+  const now = getPlayer();
+  if (now && now.token !== player.token) return false;
+  forgetPlayer();
+  window.dispatchEvent(new Event("belote:identity"));
+  if (player.username) toast(t("signed_out", { username: player.username }), { kind: "error", code: "signed_out" });
+  else showError(error);
+  return true;
 }
 
 /** A toast asking for something the player has since done goes away (e.g. "choose a name"). */

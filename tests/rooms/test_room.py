@@ -527,8 +527,8 @@ async def test_a_player_who_left_on_one_socket_comes_back_on_a_new_one_while_ano
     """A new hello from a player whose seat has a stand-in takes the seat back, even while
     another socket of that player stayed connected (a second tab): it took the seat back only
     when no socket of the player was connected, so the player could not come back at all."""
-    room, host, guest = await partners_room(manager)
-    await room.leave(GUEST)  # on the `guest` socket, which stays open
+    room, host, _open = await partners_room(manager)
+    await room.leave(GUEST)  # on the guest's socket, which stays open
     assert 2 in room.standins
     told = len(host.frames)
     back = Inbox(GUEST)
