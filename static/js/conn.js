@@ -163,6 +163,7 @@ export class RoomConnection {
     } catch {
       return;
     }
+    if (!frame || typeof frame !== "object") return; // not a frame of the protocol (`null`, `3`)
     if (frame.t === "ack" || frame.t === "error") {
       const id = frame.d && frame.d.id;
       const waiter = id !== null && id !== undefined ? this.pending.get(String(id)) : null;

@@ -5,7 +5,7 @@ import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { go, showError, toast } from "./ui.js";
+import { go, showError, toast, tokenRefused } from "./ui.js";
 
 const WAITS = [15, 30, 60, 120];
 
@@ -75,9 +75,16 @@ export function quickPlayPanel(presets) {
   }
 
   async function poll() {
+    const player = getPlayer();
     try {
       show(await get("/api/quickplay"));
     } catch (error) {
+      if (error.code === "bad_token") {
+        // Signed out meanwhile: say so once, not once a second; the request lapses unasked.
+        showForm();
+        if (player) tokenRefused(player, error);
+        return;
+      }
       if (error.code !== "network") showError(error);
       if (error.code === "not_queued") showForm();
     }

@@ -176,3 +176,30 @@ def test_a_body_too_large_refusal_is_in_the_players_language(
     )
     toast = page.wait_for_selector("#toasts .toast[data-code=body_too_large] .toast-text")
     assert toast.inner_text() == words
+
+
+def test_quick_play_stops_asking_once_the_account_is_signed_out(new_page: Any) -> None:
+    # Before: the once-a-second poll met bad_token and showed it as an error toast every second,
+    # still "looking for players", until the player cancelled.
+    page = new_page()
+    claim(page, "Nina", "nina_audit")
+    page.goto("/")
+    page.click("#play-now")
+    page.wait_for_selector("#qp-status")
+    sign_out_elsewhere(page, "nina_audit")
+    page.wait_for_selector("#toasts .toast[data-code=signed_out]")
+    page.wait_for_selector("#qp-form")  # the waiting panel is gone: nothing polls any more
+    assert page.get_attribute("#quickplay", "data-state") == "idle"
+    assert page.query_selector("#toasts .toast[data-code=bad_token]") is None
+    assert stored(page) is None
+
+
+def test_a_frame_that_is_not_an_object_is_ignored(new_page: Any) -> None:
+    # Before: `null` (valid JSON, not a frame) threw in the socket's message handler.
+    page = new_page()
+    ui.set_name(page, "Ivo")
+    ui.create_room(page, bots=(1, 2, 3))
+    page.wait_for_selector("#room[data-connection=open]")
+    for text in ["null", "3", '"text"', "true"]:
+        page.evaluate("t => window.__belote.conn.receive(t)", text)
+    assert page.evaluate("() => window.__belote.state.you.seat") == 0
