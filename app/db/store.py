@@ -527,7 +527,7 @@ class SqlStore:
                 )
                 attempt.refused = refused
                 return all(
-                    stored.get(b.code) == b.version for b in batches if b.code not in refused
+                    _was_stored(b, stored.get(b.code)) for b in batches if b.code not in refused
                 )
             except Exception as error:
                 log.warning("cannot tell yet whether a failed commit was stored: %r", error)
@@ -814,16 +814,29 @@ def _codes(batches: Sequence[_Batch]) -> list[str]:
     return sorted({b.code for b in batches})
 
 
+def _was_stored(batch: _Batch, row: tuple[int, str | None] | None) -> bool:
+    """Whether ``batch`` is stored, its room's stored version and next seed being ``row``
+    (None: no such room stored). A batch without events (a room's seed stored on its own)
+    leaves the version as it was: its seed tells."""
+    if row is None:
+        return False
+    version, seed = row
+    seeds = [op.seed for op in batch.ops if isinstance(op, ShuffleCommitted)]
+    return version == batch.version and (not seeds or seed == seeds[-1])
+
+
 def _stored_state(
     batches: Sequence[_Batch], refused: set[str], fence: Fence | None, connection: Connection
-) -> tuple[set[str], dict[str, int]]:
+) -> tuple[set[str], dict[str, tuple[int, str | None]]]:
     """The rooms of ``batches`` refused (asked of ``fence`` again if given) and the stored
-    versions of the others."""
+    versions and next seeds of the others (``_was_stored``)."""
     if fence is not None:
         refused = fence.fence(connection, _codes(batches), [])
     codes = sorted({b.code for b in batches} - refused)
-    rows = connection.execute(select(ROOMS.c.code, ROOMS.c.version).where(ROOMS.c.code.in_(codes)))
-    return refused, {code: version for code, version in rows}
+    rows = connection.execute(
+        select(ROOMS.c.code, ROOMS.c.version, ROOMS.c.next_seed).where(ROOMS.c.code.in_(codes))
+    )
+    return refused, {code: (version, seed) for code, version, seed in rows}
 
 
 def _read_rooms(

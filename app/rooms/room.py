@@ -766,7 +766,11 @@ class Room:
             if here <= self.next_deal_votes:  # a deal that cannot be stored now comes later
                 await self._retrying(self._start_deal, self._schedule_next_deal)
             else:
-                await self._commit([], [self._room_event()])
+                try:
+                    await self._commit([], [self._room_event()])
+                except BaseException:  # not told to anyone: not counted either
+                    self.next_deal_votes.discard(seat)
+                    raise
         self._remember(player_id, command_id)
         return self.version
 
@@ -878,8 +882,13 @@ class Room:
             return self.version
         seats = list(self.seats)
         seats[seat] = SeatRecord()
+        votes = set(self.rematch_votes)
         self.rematch_votes.discard(seat)
-        await self._change_seats(seats)
+        try:
+            await self._change_seats(seats)
+        except BaseException:  # still seated, still asking for the rematch
+            self.rematch_votes = votes
+            raise
         self._remember(player_id, command_id)
         self._resend_snapshots(player_id)
         return self.version
@@ -928,6 +937,7 @@ class Room:
         self._check_fresh(player_id, command_id)
         if self.status != FINISHED:
             raise RoomError("match_in_progress", "A rematch is offered when the match is over.")
+        votes = set(self.rematch_votes)
         self.rematch_votes.add(seat)
         # Everyone at the table must ask; a player who has gone does not hold the others up
         # (a stand-in bot plays for them until they come back), and a seat left empty after
@@ -935,10 +945,15 @@ class Room:
         here = {
             i for i, s in enumerate(self.seats) if s.player_id is not None and self._connected(i)
         }
-        if here <= self.rematch_votes:
-            await self._start_match()
-        else:
-            await self._commit([], [self._room_event()])
+        try:
+            if here <= self.rematch_votes:
+                await self._start_match()
+            else:
+                await self._commit([], [self._room_event()])
+        except BaseException:
+            if self.status == FINISHED:  # nothing was stored: the vote does not count
+                self.rematch_votes = votes
+            raise
         self._remember(player_id, command_id)
         return self.version
 
