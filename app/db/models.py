@@ -80,6 +80,8 @@ class Seat(Base):
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     name: Mapped[str | None] = mapped_column(String(64))
     bot: Mapped[bool] = mapped_column(default=False)
+    standin: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A stand-in bot plays this seat for its player (the room's ``standins``)."""
 
 
 class Match(Base):

@@ -67,6 +67,7 @@ from app.rooms.ports import (
     SeatRecord,
     SeatsChanged,
     ShuffleCommitted,
+    StandinsChanged,
     StatusChanged,
     StoredChat,
     StoredDeal,
@@ -694,6 +695,12 @@ class SqlStore:
             case SeatsChanged(seats=seats):
                 connection.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
                 _insert_seats(connection, room_id, seats)
+            case StandinsChanged(seats=standins):
+                connection.execute(
+                    update(SEATS)
+                    .where(SEATS.c.room_id == room_id)
+                    .values(standin=SEATS.c.seat.in_(standins))
+                )
             case StatusChanged(status=status):
                 connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(status=status))
             case MatchStarted():
@@ -849,6 +856,7 @@ def _read_rooms(
     wanted = ROOMS.c.code.in_(codes)
     rooms: dict[int, tuple[Any, ...]] = {}
     seats: dict[int, list[SeatRecord]] = {}
+    standins: dict[int, list[int]] = {}
     room_rows = connection.execute(
         select(
             ROOMS.c.id,
@@ -869,6 +877,7 @@ def _read_rooms(
             SEATS.c.player_id,
             SEATS.c.name,
             SEATS.c.bot,
+            SEATS.c.standin,
         )
         .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_id == ROOMS.c.id))
         .where(wanted)
@@ -879,8 +888,11 @@ def _read_rooms(
         if room_id not in rooms:
             rooms[room_id] = tuple(row[:14])
             seats[room_id] = []
+            standins[room_id] = []
         if row[14] is not None:
             seats[room_id].append(SeatRecord(row[15], row[16], row[17]))
+            if row[18]:
+                standins[room_id].append(row[14])
     if not rooms:
         return {}
     ranked = (
@@ -1001,6 +1013,7 @@ def _read_rooms(
             match=match,
             chat=tuple(chat[room_id]),
             next_seed=next_seed,
+            standins=tuple(standins[room_id]),
         )
     return loaded
 

@@ -73,6 +73,14 @@ class SeatsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class StandinsChanged:
+    """The seats a stand-in bot plays for now (their players left or are away): stored so
+    that a restored room goes on playing them, as its clients were told."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged:
     status: str
 
@@ -148,6 +156,7 @@ class ChatPosted:
 Op = (
     RoomCreated
     | SeatsChanged
+    | StandinsChanged
     | StatusChanged
     | MatchStarted
     | DealStarted
@@ -211,6 +220,8 @@ class StoredRoom:
     chat: tuple[StoredChat, ...] = field(default=())
     next_seed: str | None = None
     """The committed seed of the next deal (None: none drawn yet)."""
+    standins: tuple[int, ...] = ()
+    """The seats played by a stand-in (``StandinsChanged``; only while a match is played)."""
 
 
 class Store(Protocol):

@@ -35,6 +35,7 @@ from app.rooms.ports import (
     SeatRecord,
     SeatsChanged,
     ShuffleCommitted,
+    StandinsChanged,
     StatusChanged,
     Store,
     StoredChat,
@@ -175,6 +176,8 @@ class Room:
             next_seed=stored.next_seed,
         )
         room.chat = [_chat_dict(c) for c in stored.chat]
+        if stored.status == PLAYING:  # a match's: those of a match over are stale
+            room.standins = set(stored.standins)
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
@@ -515,8 +518,10 @@ class Room:
             # Back: from away, or after leaving the match on another of the player's sockets
             # (which left a stand-in, though a socket of the player stayed connected).
             if seat is not None and (not was_connected or seat in self.standins):
+                played_for = seat in self.standins
                 self.standins.discard(seat)
-                await self._commit([], [self._room_event()])
+                ops: list[Op] = [self._stored_standins()] if played_for else []
+                await self._commit(ops, [self._room_event()])
                 self._cancel_away_timer(seat)
                 self._schedule_turn()
             elif self._host_here() != host_was_here:  # a watching host is back
@@ -974,6 +979,7 @@ class Room:
         self.conceded = None
         ops = [
             *ops,
+            StandinsChanged(()),  # the last match's are over (``_finish_match``)
             StatusChanged(PLAYING),
             MatchStarted(
                 match.match_id,
@@ -1142,7 +1148,7 @@ class Room:
         self.standins.add(seat)
         self.concede_votes.discard(seat)  # an offer stands for the player, not for the bot
         try:
-            await self._commit([], [self._room_event()])
+            await self._commit([self._stored_standins()], [self._room_event()])
         except BaseException:
             self.standins.discard(seat)
             self.concede_votes = votes
@@ -1207,6 +1213,10 @@ class Room:
                     snapshot = self.snapshot(seat, player_id)
                     frame = encode({"t": "snapshot", "v": self.version, "d": snapshot})
                 subscriber.send(frame)
+
+    def _stored_standins(self) -> StandinsChanged:
+        """The write that keeps ``standins`` as they are now: a restored room goes on."""
+        return StandinsChanged(tuple(sorted(self.standins)))
 
     def _room_event(self) -> Event:
         return Event(0, "room", {})

@@ -68,6 +68,7 @@ async def orm_load(session: AsyncSession, code: str, chat_history: int) -> Store
         match=match,
         chat=tuple(StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)),
         next_seed=room.next_seed,
+        standins=tuple(s.seat for s in seats if s.standin),
     )
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
-from app.rooms.ports import ActionTaken, DealStarted, Op
+from app.rooms.ports import ActionTaken, DealStarted, Op, StandinsChanged
 from app.rooms.room import PLAYING, Room, RoomTimings
 from app.rules import action_to_dict
 from tests.rooms.fakes import Inbox, MemoryStore
@@ -118,7 +118,7 @@ async def test_a_stand_in_that_failed_to_store_comes_when_storage_is_back(
     watcher = Inbox(HOST)
     await room.connect(watcher, None)
     await room.begin(HOST, fill_with_bots=False)
-    refuse_first(store, 2, lambda ops: not ops)  # the stand-in's news is the only empty commit
+    refuse_first(store, 2, lambda ops: any(isinstance(o, StandinsChanged) for o in ops))
     frame = await watcher.wait(lambda f: f["t"] == "room" and f["d"]["seats"][1]["standin"])
     assert store.refused == 2 and frame["d"]["status"] == PLAYING
     await watcher.wait(lambda f: f["t"] == "action" and f["d"]["seat"] == 1 and f["d"]["auto"])
