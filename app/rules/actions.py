@@ -79,8 +79,9 @@ def _flag(data: dict[str, Any], key: str) -> bool:
     return value
 
 
-def action_from_dict(data: Any, seats: int = 4) -> Action:
-    """Read one action of a record; raise BadRecord if it is malformed (not if it is illegal)."""
+def action_from_dict(data: Any, seats: int = 4, exact: bool = False) -> Action:
+    """Read one action of a record; raise BadRecord if it is malformed (not if it is illegal).
+    ``exact``: cards only in C-2 as written (``Card.parse``), as a record holds them."""
     if not isinstance(data, dict):
         raise BadRecord("an action must be an object")
     seat = data.get("seat")
@@ -99,14 +100,16 @@ def action_from_dict(data: Any, seats: int = 4) -> Action:
     if not _PLAY_KEYS.issuperset(data):
         extra = set(data) - _PLAY_KEYS
         raise BadRecord(f"unexpected fields in a play: {', '.join(sorted(extra))}")
-    card = _card(data["play"])
+    card = _card(data["play"], exact)
     declare_raw = data.get("declare", [])
     if not isinstance(declare_raw, list) or not all(isinstance(d, list) for d in declare_raw):
         raise BadRecord("declare must be a list of lists of cards")
     if any(not d for d in declare_raw):
         raise BadRecord("a declaration cannot be empty")
     declare = (
-        canonical_declarations([_card(c) for c in d] for d in declare_raw) if declare_raw else ()
+        canonical_declarations([_card(c, exact) for c in d] for d in declare_raw)
+        if declare_raw
+        else ()
     )
     belote, rebelote = _flag(data, "belote"), _flag(data, "rebelote")
     if not (declare or belote or rebelote) and seat < len(PLAIN_PLAYS):
@@ -117,11 +120,11 @@ def action_from_dict(data: Any, seats: int = 4) -> Action:
 _PLAY_KEYS = frozenset({"seat", "play", "declare", "belote", "rebelote"})
 
 
-def _card(text: Any) -> Card:
+def _card(text: Any, exact: bool = False) -> Card:
     if not isinstance(text, str):
         raise BadRecord(f"not a card: {text!r}")
     try:
-        return Card.parse(text)
+        return Card.parse(text, exact)
     except ValueError as exc:
         raise BadRecord(str(exc)) from None
 

@@ -42,9 +42,10 @@ class Card(int):
     __slots__ = ()
 
     @staticmethod
-    def parse(text: str) -> Card:
-        """Read the C-2 notation (`TH`, `js` is accepted too); raise ValueError otherwise."""
-        if len(text) != 2:
+    def parse(text: str, exact: bool = False) -> Card:
+        """Read the C-2 notation (`TH`; `js` is accepted too, from a player's client, unless
+        ``exact``: a record writes C-2 as it is); raise ValueError otherwise."""
+        if len(text) != 2 or (exact and text != text.upper()):
             raise ValueError(f"not a card: {text!r}")
         rank = RANK_LETTERS.find(text[0].upper())
         suit = SUIT_LETTERS.find(text[1].upper())

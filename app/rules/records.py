@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 from .actions import action_from_dict
-from .cards import CARD_NAMES, CARDS, Card
+from .cards import Card
 from .deal import DealState, apply, new_deal
 from .errors import BadRecord, RuleError
 from .match import MatchState, new_match, record_deal
@@ -62,38 +62,13 @@ def deal_record(state: DealState) -> dict[str, Any]:
     }
 
 
-_CARD_BY_NAME: dict[str, Card] = dict(zip(CARD_NAMES, CARDS, strict=True))
-"""Records write cards exactly as C-2 does (`TH`, `JS`): upper case, two characters."""
-
-
-def _card(text: str) -> Card:
-    card = _CARD_BY_NAME.get(text)
-    if card is None:
-        raise BadRecord(f"not a card: {text!r}")
-    return card
-
-
 def _deck(data: Any) -> list[Card]:
     if not isinstance(data, list) or not all(isinstance(c, str) for c in data):
         raise BadRecord("deck must be a list of cards")
-    return [_card(c) for c in data]
-
-
-def _check_card_names(raw: Any) -> None:
-    """The cards of an action are in the notation of C-2 (the engine's reader is more lenient:
-    it accepts `js` from a player's client, a record may not)."""
-    if not isinstance(raw, dict):
-        return
-    play = raw.get("play")
-    if isinstance(play, str) and play not in _CARD_BY_NAME:
-        raise BadRecord(f"not a card: {play!r}")
-    declare = raw.get("declare")
-    if isinstance(declare, list):
-        for texts in declare:
-            if isinstance(texts, list):
-                for text in texts:
-                    if isinstance(text, str):
-                        _card(text)
+    try:
+        return [Card.parse(c, exact=True) for c in data]
+    except ValueError as exc:
+        raise BadRecord(str(exc)) from None
 
 
 def _seat_of(raw: Any) -> int | None:
@@ -139,8 +114,7 @@ def replay_deal(record: Any, ruleset: Ruleset | None = None) -> DealState:
     for index, raw in enumerate(actions):
         seat = _seat_of(raw)
         try:
-            _check_card_names(raw)
-            state = apply(state, action_from_dict(raw, rules.seats))
+            state = apply(state, action_from_dict(raw, rules.seats, exact=True))
         except BadRecord as exc:
             raise ReplayError(str(exc), exc.rule, index, seat) from None
         except RuleError as exc:

@@ -137,8 +137,8 @@ class _Wire:
         self._room_chat = PerAddressLimiter(limits.room_chat_per_second, limits.room_chat_burst)
         # A player's commands over all their sockets share one connection's allowance: each
         # socket alone has it too, and a seat change sends a snapshot to every socket of the
-        # player, so 64 sockets of one guest at 20 sit/leave a second each were 82,000
-        # snapshots a second from one address.
+        # player, so 64 sockets of one guest at 20 sit/leave a second each would ask for
+        # about 82,000 snapshots a second from one address (64 × 20 × 64, computed).
         self._guest_commands = PerAddressLimiter(limits.rate_per_second, limits.rate_burst)
 
     def command_allowed(self, player_id: str) -> bool:
