@@ -66,6 +66,9 @@ class Room(Base):
     current_match_id: Mapped[str | None] = mapped_column(String(32))
     # The server seed of the room's next deal: secret, its SHA-256 is public (app.rooms.shuffle).
     next_seed: Mapped[str | None] = mapped_column(String(64))
+    # The seats' standing votes (rematch, concede, next deal), tagged with the match and deal
+    # they were cast at (``app.rooms.ports.TableVotes``): a restored room goes on counting them.
+    votes: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -146,6 +149,9 @@ class Deal(Base):
     contract: Mapped[str | None] = mapped_column(String(16))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     finished: Mapped[bool] = mapped_column(default=False)
+    # When it was dealt (null for deals stored before this column): until its first action,
+    # the turn clock of a restored room counts from here.
+    dealt_at: Mapped[datetime | None]
 
 
 class ActionRow(Base):

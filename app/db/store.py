@@ -73,6 +73,8 @@ from app.rooms.ports import (
     StoredDeal,
     StoredMatch,
     StoredRoom,
+    TableVotes,
+    VotesChanged,
 )
 from app.tasks import stop_task
 
@@ -278,6 +280,7 @@ class _Statements:
                     "commitment",
                     "contributions",
                     "finished",
+                    "dealt_at",
                 )
             )
             .returning(DEALS.c.id)
@@ -701,6 +704,10 @@ class SqlStore:
                     .where(SEATS.c.room_id == room_id)
                     .values(standin=SEATS.c.seat.in_(standins))
                 )
+            case VotesChanged(votes=votes):
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(votes=_votes_dict(votes))
+                )
             case StatusChanged(status=status):
                 connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(status=status))
             case MatchStarted():
@@ -743,6 +750,7 @@ class SqlStore:
                     commitment=op.commitment,
                     contributions=list(op.contributions),
                     finished=False,
+                    dealt_at=datetime.now(UTC),
                 ).scalar_one()
                 self._deal_ids[(op.match_id, op.number)] = int(deal_id)
             case ShuffleCommitted(seed=seed):
@@ -851,8 +859,8 @@ def _read_rooms(
 ) -> dict[str, StoredRoom]:
     """``SqlStore.load_rooms`` on one connection: the rooms with their seats (one query), the
     newest ``chat_history`` chat lines of each (one), their current matches (one), the deals
-    (one) and every action of those deals (one). Rows are plain tuples of the columns needed;
-    the JSON columns are parsed by the engine's ``json_value``."""
+    with the time each last moved (one) and every action of those deals (one). Rows are plain
+    tuples of the columns needed; the JSON columns are parsed by the engine's ``json_value``."""
     wanted = ROOMS.c.code.in_(codes)
     rooms: dict[int, tuple[Any, ...]] = {}
     seats: dict[int, list[SeatRecord]] = {}
@@ -873,6 +881,7 @@ def _read_rooms(
             ROOMS.c.version,
             ROOMS.c.current_match_id,
             ROOMS.c.next_seed,
+            ROOMS.c.votes,
             SEATS.c.seat,
             SEATS.c.player_id,
             SEATS.c.name,
@@ -886,13 +895,13 @@ def _read_rooms(
     for row in room_rows:
         room_id = row[0]
         if room_id not in rooms:
-            rooms[room_id] = tuple(row[:14])
+            rooms[room_id] = tuple(row[:15])
             seats[room_id] = []
             standins[room_id] = []
-        if row[14] is not None:
-            seats[room_id].append(SeatRecord(row[15], row[16], row[17]))
-            if row[18]:
-                standins[room_id].append(row[14])
+        if row[15] is not None:
+            seats[room_id].append(SeatRecord(row[16], row[17], row[18]))
+            if row[19]:
+                standins[room_id].append(row[15])
     if not rooms:
         return {}
     ranked = (
@@ -946,6 +955,13 @@ def _read_rooms(
             DEALS.c.finished,
             DEALS.c.commitment,
             DEALS.c.contributions,
+            func.coalesce(  # when it last moved: ``StoredMatch.moved_at``
+                select(func.max(ACTIONS.c.created_at))
+                .where(ACTIONS.c.deal_id == DEALS.c.id)
+                .scalar_subquery(),
+                DEALS.c.dealt_at,
+                type_=DEALS.c.dealt_at.type,
+            ),
         )
         .where(DEALS.c.match_id.in_(current))
         .order_by(DEALS.c.match_id, DEALS.c.number)
@@ -963,8 +979,13 @@ def _read_rooms(
         if automatic:
             auto[deal_id].append(seq)
     deals: dict[str, list[StoredDeal]] = {match_id: [] for match_id in matches}
+    moved_at: dict[str, float] = {}  # the match's last deal's, read last
     for deal_id, match_id, number, dealer, seed, cut, deck, hanging_in, *rest in deal_rows:
-        finished, commitment, contributions = rest
+        finished, commitment, contributions, moved = rest
+        if moved is not None:
+            moved_at[match_id] = _epoch_seconds(moved)
+        else:
+            moved_at.pop(match_id, None)
         deals[match_id].append(
             StoredDeal(
                 number=number,
@@ -982,7 +1003,7 @@ def _read_rooms(
         )
     loaded: dict[str, StoredRoom] = {}
     for room_id, (_, code, host_id, rules, target, public, *rest) in rooms.items():
-        turn_seconds, bot_level, rated, pause, status, version, match_id, next_seed = rest
+        turn_seconds, bot_level, rated, pause, status, version, match_id, next_seed, votes = rest
         match = None
         if match_id is not None and match_id in matches:
             match_rules, match_target, first_dealer, match_finished, scoresheet = matches[match_id]
@@ -994,6 +1015,7 @@ def _read_rooms(
                 finished=match_finished,
                 deals=tuple(deals[match_id]),
                 conceded=m.conceded_side(scoresheet),
+                moved_at=moved_at.get(match_id),
             )
         loaded[code] = StoredRoom(
             config=RoomConfig(
@@ -1014,8 +1036,38 @@ def _read_rooms(
             chat=tuple(chat[room_id]),
             next_seed=next_seed,
             standins=tuple(standins[room_id]),
+            votes=_read_votes(votes),
         )
     return loaded
+
+
+def _epoch_seconds(at: datetime) -> float:
+    """A stored time in seconds since the epoch. SQLite gives back the UTC time it was given
+    without its zone: a naive value is UTC."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+
+
+def _votes_dict(votes: TableVotes) -> dict[str, Any]:
+    return {
+        "match": votes.match_id,
+        "deal": votes.deal,
+        "rematch": list(votes.rematch),
+        "concede": list(votes.concede),
+        "ready": list(votes.ready),
+    }
+
+
+def _read_votes(stored: dict[str, Any] | None) -> TableVotes | None:
+    """The ``TableVotes`` of a stored ``rooms.votes`` (written by ``_votes_dict``)."""
+    if stored is None:
+        return None
+    return TableVotes(
+        stored["match"],
+        stored["deal"],
+        tuple(stored["rematch"]),
+        tuple(stored["concede"]),
+        tuple(stored["ready"]),
+    )
 
 
 def _room_values(config: RoomConfig) -> dict[str, Any]:

@@ -81,6 +81,26 @@ class StandinsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class TableVotes:
+    """What the seats have asked for and a restored room must still count: a rematch (after a
+    match), conceding it (during one), the end of the pause after a deal. Tagged with the match
+    and the deal number they were cast at, so that a restored room keeps only current ones."""
+
+    match_id: str
+    deal: int
+    rematch: tuple[int, ...] = ()
+    concede: tuple[int, ...] = ()
+    ready: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VotesChanged:
+    """The room's votes as they are now (``TableVotes``), replacing those stored."""
+
+    votes: TableVotes
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged:
     status: str
 
@@ -157,6 +177,7 @@ Op = (
     RoomCreated
     | SeatsChanged
     | StandinsChanged
+    | VotesChanged
     | StatusChanged
     | MatchStarted
     | DealStarted
@@ -197,6 +218,10 @@ class StoredMatch:
     deals: tuple[StoredDeal, ...]
     conceded: int | None = None
     """The side that conceded the match (its stored scoresheet says so), None if it did not."""
+    moved_at: float | None = None
+    """When its last deal last changed (dealt, or its last action stored), in seconds since the
+    epoch; None if it has no deal. A restored room's clocks count from it: the turn clock of
+    whoever is to act, and the pause after a finished deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +247,8 @@ class StoredRoom:
     """The committed seed of the next deal (None: none drawn yet)."""
     standins: tuple[int, ...] = ()
     """The seats played by a stand-in (``StandinsChanged``; only while a match is played)."""
+    votes: TableVotes | None = None
+    """The votes last stored (``VotesChanged``), whichever match and deal they were cast at."""
 
 
 class Store(Protocol):

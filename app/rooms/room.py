@@ -41,6 +41,8 @@ from app.rooms.ports import (
     StoredChat,
     StoredRoom,
     Subscriber,
+    TableVotes,
+    VotesChanged,
 )
 from app.rooms.shuffle import Contribution, DrawnDeck, commitment, draw_deck, new_seed
 from app.rules import (
@@ -69,6 +71,10 @@ T = TypeVar("T")
 Reply = Callable[[int], None]
 """Told a command's result (the room's version) inside the actor: ``Room._call``."""
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+RESUMED_TURN_SECONDS = 5.0
+"""The least a person's turn clock has left when a restored room resumes it: one whose time ran
+out while the room was away (a restart, a node's failure) could not act meanwhile."""
 
 
 # A queued command: what to run, the future its caller awaits, the reply it asked for.
@@ -150,6 +156,9 @@ class Room:
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
         self._away_timers: dict[int, _Timer] = {}
         self._next_deal_timer: _Timer | None = None
+        # A restored room's clocks count from when its match last moved (``StoredMatch``),
+        # until ``start`` has armed them; None for a new room, and from then on.
+        self._moved_at: float | None = None
         # The next deal's server seed (its commitment is public) and the entropy seated
         # players sent for it, by player: mixed in when that deal is drawn (app.rooms.shuffle).
         self._next_seed = next_seed
@@ -203,7 +212,23 @@ class Room:
                     )
             room.match = match
             room.conceded = stored.match.conceded
+            room._moved_at = stored.match.moved_at
+            room._restore_votes(stored.votes)
         return room
+
+    def _restore_votes(self, votes: TableVotes | None) -> None:
+        """Count again the stored votes that still stand: a rematch after the match they were
+        cast at, offers to concede during it, and asks for the next deal in the pause after the
+        deal they were cast at."""
+        match = self.match
+        if votes is None or match is None or votes.match_id != match.match_id:
+            return
+        if self.status == FINISHED:
+            self.rematch_votes = set(votes.rematch)
+        elif self.status == PLAYING:
+            self.concede_votes = set(votes.concede)
+            if match.deal is None and votes.deal == match.number:
+                self.next_deal_votes = set(votes.ready)
 
     def start(self) -> None:
         """Run the actor; a restored room resumes its clocks (turn, away players, next deal)."""
@@ -214,9 +239,21 @@ class Room:
             for seat, record in enumerate(self.seats):
                 if record.player_id is not None and not self._connected(seat):
                     self._start_away_timer(seat)
-            if self.match is not None and self.match.deal is None and not self.match.state.finished:
-                self._schedule_next_deal(0.0)
+            match = self.match
+            if match is not None and match.deal is None and not match.state.finished:
+                ready = set(self.next_deal_votes)  # restored; a pause starts with none
+                pause = self._clock_left(self._deal_pause()) if match.finished_deals else 0.0
+                self._schedule_next_deal(pause)
+                self.next_deal_votes = ready
             self._schedule_turn()
+        self._moved_at = None
+
+    def _clock_left(self, full: float, least: float = 0.0) -> float:
+        """What is left of a clock of ``full`` seconds that a restored room resumes (it ran from
+        when the match last moved), but at least ``least``; ``full`` for any other room."""
+        if self._moved_at is None:
+            return full
+        return max(least, min(full, self._moved_at + full - time.time()))
 
     async def stop(self, *, moved: bool = False, to: str = "") -> None:
         """Stop the actor and its clocks. ``moved``: the room now lives on another node (its
@@ -772,7 +809,7 @@ class Room:
                 await self._retrying(self._start_deal, self._schedule_next_deal)
             else:
                 try:
-                    await self._commit([], [self._room_event()])
+                    await self._commit(self._stored_votes(), [self._room_event()])
                 except BaseException:  # not told to anyone: not counted either
                     self.next_deal_votes.discard(seat)
                     raise
@@ -817,7 +854,7 @@ class Room:
             old = self.concede_votes
             self.concede_votes = votes
             try:
-                await self._commit([], [self._room_event()])
+                await self._commit(self._stored_votes(), [self._room_event()])
             except BaseException:
                 self.concede_votes = old
                 raise
@@ -890,7 +927,7 @@ class Room:
         votes = set(self.rematch_votes)
         self.rematch_votes.discard(seat)
         try:
-            await self._change_seats(seats)
+            await self._change_seats(seats, self._stored_votes() if seat in votes else [])
         except BaseException:  # still seated, still asking for the rematch
             self.rematch_votes = votes
             raise
@@ -916,11 +953,12 @@ class Room:
         self._remember(player_id, command_id)
         return self.version
 
-    async def _change_seats(self, seats: list[SeatRecord]) -> None:
+    async def _change_seats(self, seats: list[SeatRecord], also: Sequence[Op] = ()) -> None:
+        """Store and announce ``seats`` (with the writes ``also``)."""
         old = self.seats
         self.seats = seats
         try:
-            await self._commit([SeatsChanged(tuple(seats))], [self._room_event()])
+            await self._commit([SeatsChanged(tuple(seats)), *also], [self._room_event()])
         except BaseException:
             self.seats = old
             raise
@@ -954,7 +992,7 @@ class Room:
             if here <= self.rematch_votes:
                 await self._start_match()
             else:
-                await self._commit([], [self._room_event()])
+                await self._commit(self._stored_votes(), [self._room_event()])
         except BaseException:
             if self.status == FINISHED:  # nothing was stored: the vote does not count
                 self.rematch_votes = votes
@@ -1049,7 +1087,8 @@ class Room:
 
     def _schedule_turn(self, retry: float | None = None) -> None:
         """Arm the clock for whoever is to act: a bot's move, or the turn timer of a person
-        (``retry``: after that many seconds instead, since the last attempt failed)."""
+        (``retry``: after that many seconds instead, since the last attempt failed). A restored
+        room's clock goes on with what was left (``_clock_left``)."""
         if self._turn_timer is not None:
             self._turn_timer.handle.cancel()
             self._turn_timer = None
@@ -1064,7 +1103,8 @@ class Room:
         if self._bot_plays(seat):
             delay = self._timings.bot_delay_seconds
         elif self.config.turn_seconds > 0:
-            delay = self.config.turn_seconds
+            full = self.config.turn_seconds
+            delay = self._clock_left(full, min(full, RESUMED_TURN_SECONDS))
         else:
             return
         self._turn_gen += 1
@@ -1147,8 +1187,11 @@ class Room:
         votes = set(self.concede_votes)
         self.standins.add(seat)
         self.concede_votes.discard(seat)  # an offer stands for the player, not for the bot
+        ops: list[Op] = [self._stored_standins()]
+        if seat in votes:
+            ops += self._stored_votes()
         try:
-            await self._commit([self._stored_standins()], [self._room_event()])
+            await self._commit(ops, [self._room_event()])
         except BaseException:
             self.standins.discard(seat)
             self.concede_votes = votes
@@ -1217,6 +1260,21 @@ class Room:
     def _stored_standins(self) -> StandinsChanged:
         """The write that keeps ``standins`` as they are now: a restored room goes on."""
         return StandinsChanged(tuple(sorted(self.standins)))
+
+    def _stored_votes(self) -> list[Op]:
+        """The write that keeps the votes as they are now, tagged with the match and the deal
+        number (``TableVotes``): a restored room goes on counting those still standing."""
+        match = self.match
+        if match is None:
+            return []
+        votes = TableVotes(
+            match.match_id,
+            match.number,
+            tuple(sorted(self.rematch_votes)),
+            tuple(sorted(self.concede_votes)),
+            tuple(sorted(self.next_deal_votes)),
+        )
+        return [VotesChanged(votes)]
 
     def _room_event(self) -> Event:
         return Event(0, "room", {})

@@ -6,6 +6,8 @@ take-over restores from) builds exactly the ``StoredRoom`` the ORM load it repla
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -22,6 +24,7 @@ from app.rooms.ports import (
     StoredDeal,
     StoredMatch,
     StoredRoom,
+    TableVotes,
 )
 from app.rooms.room import RoomTimings
 from app.rules import action_to_dict, legal_actions
@@ -69,7 +72,25 @@ async def orm_load(session: AsyncSession, code: str, chat_history: int) -> Store
         chat=tuple(StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)),
         next_seed=room.next_seed,
         standins=tuple(s.seat for s in seats if s.standin),
+        votes=None if room.votes is None else orm_votes(room.votes),
     )
+
+
+def orm_votes(stored: dict[str, Any]) -> TableVotes:
+    return TableVotes(
+        stored["match"],
+        stored["deal"],
+        tuple(stored["rematch"]),
+        tuple(stored["concede"]),
+        tuple(stored["ready"]),
+    )
+
+
+def utc_seconds(at: datetime | None) -> float | None:
+    """A stored time read back by the ORM (naive on SQLite: UTC) in seconds since the epoch."""
+    if at is None:
+        return None
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 async def orm_load_match(session: AsyncSession, match_id: str | None) -> StoredMatch | None:
@@ -114,6 +135,12 @@ async def orm_load_match(session: AsyncSession, match_id: str | None) -> StoredM
             for d in deals
         ),
         conceded=match.conceded_side(),
+        # when the last deal last changed: its last action, or its dealing
+        moved_at=utc_seconds(
+            max((a.created_at for a in actions[deals[-1].id]), default=deals[-1].dealt_at)
+        )
+        if deals
+        else None,
     )
 
 
@@ -184,6 +211,10 @@ async def test_the_batch_load_builds_what_the_orm_load_built(database_url: str) 
                 .where(m.Match.id == match_of.scalar_subquery())
                 .values(scoresheet=sheet)
             )
+            votes = {"match": "x", "deal": 2, "rematch": [], "concede": [1, 3], "ready": [0]}
+            await connection.execute(
+                update(m.Room).where(m.Room.code == playing).values(votes=votes)
+            )
             room_id = select(m.Room.id).where(m.Room.code == playing).scalar_subquery()
             await connection.execute(  # a line of no seat (stored by an older version)
                 insert(m.ChatMessage).values(
@@ -209,6 +240,10 @@ async def test_the_batch_load_builds_what_the_orm_load_built(database_url: str) 
         assert [c.seat for c in loaded.chat] == [0, 0, None]
         assert loaded.next_seed is not None and loaded.seats[0].player_id == "host"
         assert batch[waiting].match is None and batch[waiting].config.target == 501
+        assert loaded.votes == TableVotes("x", 2, (), (1, 3), (0,))
+        assert batch[waiting].votes is None
+        assert loaded.match.moved_at is not None  # its last action's time, within seconds
+        assert abs(loaded.match.moved_at - time.time()) < 60
     finally:
         await manager.close()
         await store.close()
