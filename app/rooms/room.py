@@ -555,18 +555,28 @@ class Room:
             # Back: from away, or after leaving the match on another of the player's sockets
             # (which left a stand-in, though a socket of the player stayed connected).
             if seat is not None and (not was_connected or seat in self.standins):
-                played_for = seat in self.standins
-                self.standins.discard(seat)
-                ops: list[Op] = [self._stored_standins()] if played_for else []
-                await self._commit(ops, [self._room_event()])
-                self._cancel_away_timer(seat)
-                self._schedule_turn()
+                await self._back(seat)
             elif self._host_here() != host_was_here:  # a watching host is back
                 await self._commit([], [self._room_event()])
         except BaseException:
             self._subscribers.pop(subscriber, None)
             self.standins = standins
             raise
+
+    async def _back(self, seat: int) -> None:
+        """The seat's player is back at the table: no stand-in plays for them, no away clock
+        runs, and everyone is told. Nothing changes if that cannot be stored."""
+        played_for = seat in self.standins
+        self.standins.discard(seat)
+        ops: list[Op] = [self._stored_standins()] if played_for else []
+        try:
+            await self._commit(ops, [self._room_event()])
+        except BaseException:
+            if played_for:
+                self.standins.add(seat)
+            raise
+        self._cancel_away_timer(seat)
+        self._schedule_turn()
 
     def _catch_up(self, subscriber: Subscriber, seat: int | None, last_version: int | None) -> None:
         """The events a client missed since ``last_version``, or a snapshot if they are gone."""
@@ -615,6 +625,11 @@ class Room:
             action = action_from_dict({**data, "seat": seat})
         except BadRecord as error:
             raise RoomError("bad_action", str(error)) from error
+        if seat in self.standins:
+            # Left the match (or away) but playing from a socket still open: back, as a new
+            # hello would make them; a refused action changes nothing, the stand-in included.
+            _applied(self.match.deal, action)
+            await self._back(seat)
         await self._apply(action, auto=False)
         self._remember(player_id, command_id)
         return self.version
@@ -622,10 +637,7 @@ class Room:
     async def _apply(self, action: Action, auto: bool) -> None:
         match = self.match
         assert match is not None and match.deal is not None
-        try:
-            state = apply(match.deal, action)
-        except RuleError as error:
-            raise RoomError(error.code, error.message, error.rule) from error
+        state = _applied(match.deal, action)
         seq = state.action_count - 1
         ops: list[Op] = [
             ActionTaken(match.match_id, match.number, seq, action_to_dict(action), auto)
@@ -1322,6 +1334,14 @@ def check_seat(seat: int, seats: int) -> None:
     """Refuse a seat number the table does not have: its preset fixes the seats (2, 3 or 4)."""
     if not 0 <= seat < seats:
         raise RoomError("bad_seat", f"Seats are numbered 0 to {seats - 1}.")
+
+
+def _applied(deal: DealState, action: Action) -> DealState:
+    """The deal after ``action``, or the engine's refusal as the room's error."""
+    try:
+        return apply(deal, action)
+    except RuleError as error:
+        raise RoomError(error.code, error.message, error.rule) from error
 
 
 def _chat_dict(line: StoredChat) -> dict[str, Any]:
