@@ -70,6 +70,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Reply = Callable[[int], None]
 """Told a command's result (the room's version) inside the actor: ``Room._call``."""
+CommandId = str | int
+"""A client's id for a command, a string or an integer: ``7`` and ``"7"`` are two ids."""
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
 RESUMED_TURN_SECONDS = 5.0
@@ -147,7 +149,7 @@ class Room:
         self.conceded: int | None = None  # the team that conceded the current (last) match
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
-        self._recent_ids: dict[str, OrderedDict[str, None]] = {}
+        self._recent_ids: dict[str, OrderedDict[CommandId, None]] = {}
         self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.closed = False  # stopped for good: this object is done, the room lives on in storage
@@ -382,7 +384,7 @@ class Room:
     async def act(
         self,
         player_id: str,
-        command_id: str | None,
+        command_id: CommandId | None,
         base_version: int | None,
         data: dict[str, Any],
         *,
@@ -394,7 +396,7 @@ class Room:
         self,
         player_id: str,
         name: str,
-        command_id: str | None,
+        command_id: CommandId | None,
         text: str,
         *,
         reply: Reply | None = None,
@@ -411,14 +413,14 @@ class Room:
         player_id: str,
         name: str,
         seat: int,
-        command_id: str | None = None,
+        command_id: CommandId | None = None,
         *,
         reply: Reply | None = None,
     ) -> int:
         return await self._call(lambda: self._sit(player_id, name, seat, command_id), reply)
 
     async def leave(
-        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+        self, player_id: str, command_id: CommandId | None = None, *, reply: Reply | None = None
     ) -> int:
         return await self._call(lambda: self._leave(player_id, command_id), reply)
 
@@ -427,7 +429,7 @@ class Room:
         player_id: str,
         seat: int,
         bot: bool,
-        command_id: str | None = None,
+        command_id: CommandId | None = None,
         *,
         reply: Reply | None = None,
     ) -> int:
@@ -437,14 +439,14 @@ class Room:
         self,
         player_id: str,
         fill_with_bots: bool,
-        command_id: str | None = None,
+        command_id: CommandId | None = None,
         *,
         reply: Reply | None = None,
     ) -> int:
         return await self._call(lambda: self._begin(player_id, fill_with_bots, command_id), reply)
 
     async def rematch(
-        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+        self, player_id: str, command_id: CommandId | None = None, *, reply: Reply | None = None
     ) -> int:
         return await self._call(lambda: self._rematch(player_id, command_id), reply)
 
@@ -454,7 +456,7 @@ class Room:
         return await self._call(lambda: self._contribute(player_id, for_commitment, entropy), reply)
 
     async def next_deal(
-        self, player_id: str, command_id: str | None = None, *, reply: Reply | None = None
+        self, player_id: str, command_id: CommandId | None = None, *, reply: Reply | None = None
     ) -> int:
         return await self._call(lambda: self._next_deal(player_id, command_id), reply)
 
@@ -462,7 +464,7 @@ class Room:
         self,
         player_id: str,
         on: bool = True,
-        command_id: str | None = None,
+        command_id: CommandId | None = None,
         *,
         reply: Reply | None = None,
     ) -> int:
@@ -603,7 +605,11 @@ class Room:
     # ---- the game -------------------------------------------------------------------------
 
     async def _act(
-        self, player_id: str, command_id: str | None, base_version: int | None, data: dict[str, Any]
+        self,
+        player_id: str,
+        command_id: CommandId | None,
+        base_version: int | None,
+        data: dict[str, Any],
     ) -> int:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
@@ -804,7 +810,7 @@ class Room:
             return None
         return {"at": int(timer.deadline * 1000), "ready": sorted(self.next_deal_votes)}
 
-    async def _next_deal(self, player_id: str, command_id: str | None) -> int:
+    async def _next_deal(self, player_id: str, command_id: CommandId | None) -> int:
         """A player has seen the result. Once every person at the table (connected, not played
         for by a stand-in) has asked, the pause ends; bots and absent players do not hold it
         up. Asked when no pause is running (it has just ended), it changes nothing."""
@@ -835,7 +841,7 @@ class Room:
         seats, the player alone at three and two (BGN-3)."""
         return self.ruleset.seat_sides[seat]
 
-    async def _concede(self, player_id: str, on: bool, command_id: str | None) -> int:
+    async def _concede(self, player_id: str, on: bool, command_id: CommandId | None) -> int:
         """Offer (or withdraw an offer) to concede the match for the asker's side.
 
         A side concedes once every person of it who is at the table (connected, not played for
@@ -904,7 +910,7 @@ class Room:
 
     # ---- seats and starting ------------------------------------------------------------
 
-    async def _sit(self, player_id: str, name: str, seat: int, command_id: str | None) -> int:
+    async def _sit(self, player_id: str, name: str, seat: int, command_id: CommandId | None) -> int:
         self._check_seat_number(seat)
         self._check_fresh(player_id, command_id)
         current = self.seat_of(player_id)
@@ -925,7 +931,7 @@ class Room:
         self._resend_snapshots(player_id)
         return self.version
 
-    async def _leave(self, player_id: str, command_id: str | None) -> int:
+    async def _leave(self, player_id: str, command_id: CommandId | None) -> int:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
         if self.status == PLAYING:
@@ -947,7 +953,9 @@ class Room:
         self._resend_snapshots(player_id)
         return self.version
 
-    async def _set_bot(self, player_id: str, seat: int, bot: bool, command_id: str | None) -> int:
+    async def _set_bot(
+        self, player_id: str, seat: int, bot: bool, command_id: CommandId | None
+    ) -> int:
         self._check_seat_number(seat)
         self._require_host(player_id)
         self._check_fresh(player_id, command_id)
@@ -975,7 +983,9 @@ class Room:
             self.seats = old
             raise
 
-    async def _begin(self, player_id: str, fill_with_bots: bool, command_id: str | None) -> int:
+    async def _begin(
+        self, player_id: str, fill_with_bots: bool, command_id: CommandId | None
+    ) -> int:
         self._require_host(player_id)
         self._check_fresh(player_id, command_id)
         if self.status != WAITING:
@@ -987,7 +997,7 @@ class Room:
         self._remember(player_id, command_id)
         return self.version
 
-    async def _rematch(self, player_id: str, command_id: str | None) -> int:
+    async def _rematch(self, player_id: str, command_id: CommandId | None) -> int:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
         if self.status != FINISHED:
@@ -1056,7 +1066,7 @@ class Room:
         self,
         player_id: str,
         name: str,
-        command_id: str | None,
+        command_id: CommandId | None,
         text: str,
         allowed: Callable[[], bool] | None = None,
     ) -> int:
@@ -1317,11 +1327,11 @@ class Room:
         if self._host_here() or self.seat_of(player_id) is None:
             raise RoomError("not_host", "Only the host of the room can do this.")
 
-    def _check_fresh(self, player_id: str, command_id: str | None) -> None:
+    def _check_fresh(self, player_id: str, command_id: CommandId | None) -> None:
         if command_id is not None and command_id in self._recent_ids.get(player_id, ()):
             raise RoomError("duplicate", f"Command {command_id!r} was already applied.")
 
-    def _remember(self, player_id: str, command_id: str | None) -> None:
+    def _remember(self, player_id: str, command_id: CommandId | None) -> None:
         if command_id is None:
             return
         recent = self._recent_ids.setdefault(player_id, OrderedDict())

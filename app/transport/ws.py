@@ -452,7 +452,7 @@ class _Session:
         self, player: Player, envelope: s.Envelope, data: BaseModel, reply: Reply
     ) -> None:
         """Run a room command; the room acks it by ``reply``, a refusal is raised."""
-        cid = str(envelope.id)
+        cid = envelope.id
         room = self.room
         if isinstance(data, s.Act):
             if envelope.v is None:

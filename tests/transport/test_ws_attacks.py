@@ -282,3 +282,20 @@ async def test_a_players_sockets_share_one_allowance_of_commands(settings: Setti
             assert answers.count("ack") == burst
             assert answers.count("rate_limited") == len(answers) - burst
             assert await room_version(http, code) == before + burst  # refusals change nothing
+
+
+async def test_an_integer_id_and_the_same_digits_as_a_string_are_different_ids(
+    settings: Settings,
+) -> None:
+    """Ids may be strings or integers (docs/protocol.md §5): ``7`` and ``"7"`` are two ids. The
+    room kept both as the string "7", so the second command was refused as ``duplicate``."""
+    async with serve(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
+        code, host_token = await new_room(http)
+        async with ws_client(server, code, host_token) as host:
+            replies = []
+            for command_id in (7, "7", 7):
+                frame = {"t": "chat", "id": command_id, "d": {"text": f"line {command_id!r}"}}
+                await host.ws.send(json.dumps(frame))
+                reply = await host.reply(cast(str, command_id))
+                replies.append((reply["t"], reply["d"].get("code"), reply["d"]["id"]))
+    assert replies == [("ack", None, 7), ("ack", None, "7"), ("error", "duplicate", 7)]
