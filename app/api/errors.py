@@ -66,7 +66,8 @@ MEANING = {
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`.",
-    429: "`rate_limited`: too many new players or rooms from your address, nothing was created; "
+    429: "`rate_limited`: too many new players, rooms or quick-play requests from your address, "
+    "nothing was created; "
     "`login_limited`: too many failed logins for that username or from your address.",
     503: "`room_closed`: the room was being put away; retry.",
 }

@@ -19,11 +19,11 @@ from typing import Any
 
 from pwdlib import PasswordHash
 from sqlalchemy import case, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db.engine import upsert
 from app.db.players import hash_token
 from app.rooms.errors import RoomError
 from app.rooms.ports import Player
@@ -292,11 +292,10 @@ async def _claimable(session: AsyncSession, player_id: str, username: str) -> No
 
 def _count_try(dialect: str, key: str, now: datetime, since: datetime) -> Any:
     """One more failure for ``key`` (a new window if the last one is over); its count."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     table = m.LoginFailure.__table__.c
     stale = table.window_start < since
     return (
-        insert(m.LoginFailure)
+        upsert(dialect, m.LoginFailure)
         .values(key=key, count=1, window_start=now)
         .on_conflict_do_update(
             index_elements=[table.key],

@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -32,6 +33,13 @@ T = TypeVar("T")
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
+
+
+def upsert(dialect: str, table: Any) -> Any:
+    """An INSERT of ``table`` that can say ``on_conflict_do_update``: PostgreSQL and SQLite
+    spell it alike, each with its own construct."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table)
 
 
 def json_text(value: Any) -> str:

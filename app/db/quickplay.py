@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db.engine import upsert
 from app.rooms.matchmaking import Ticket
 
 
@@ -42,20 +43,27 @@ class SqlQuickPlayQueue:
         self._sessions = sessions
 
     async def put(self, ticket: Ticket) -> None:
+        # One upsert, not a delete and an insert: two joins of one player at once (a double
+        # click) would both insert after deleting nothing, and one fail on the key.
         async with self._sessions.begin() as session:
-            await session.execute(
-                delete(m.QuickPlayTicket).where(m.QuickPlayTicket.player_id == ticket.player_id)
+            dialect = session.get_bind().dialect.name
+            values = {
+                "name": ticket.name,
+                "preset": ticket.preset,
+                "rated": ticket.rated,
+                "rating": ticket.rating,
+                "wait_seconds": ticket.wait_seconds,
+                "created_at": ticket.created_at,
+                "seen_at": ticket.created_at,
+                "claim": None,
+                "room_code": None,
+            }
+            statement = upsert(dialect, m.QuickPlayTicket).values(
+                player_id=ticket.player_id, **values
             )
-            session.add(
-                m.QuickPlayTicket(
-                    player_id=ticket.player_id,
-                    name=ticket.name,
-                    preset=ticket.preset,
-                    rated=ticket.rated,
-                    rating=ticket.rating,
-                    wait_seconds=ticket.wait_seconds,
-                    created_at=ticket.created_at,
-                    seen_at=ticket.created_at,
+            await session.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[m.QuickPlayTicket.player_id], set_=values
                 )
             )
 
@@ -91,19 +99,23 @@ class SqlQuickPlayQueue:
             )
             return [_ticket(r) for r in rows]
 
-    async def claim(self, player_ids: Sequence[str], claim: str) -> bool:
+    async def claim(self, tickets: Sequence[Ticket], claim: str) -> bool:
+        # Each ticket is matched on its queue too: one its player replaced since it was read,
+        # by a request for another preset or rated-ness, is not taken for this table.
+        read = [(t.player_id, t.preset, t.rated) for t in tickets]
+        row = tuple_(m.QuickPlayTicket.player_id, m.QuickPlayTicket.preset, m.QuickPlayTicket.rated)
         try:
             async with self._sessions.begin() as session:
                 result = await session.execute(
                     update(m.QuickPlayTicket)
                     .where(
-                        m.QuickPlayTicket.player_id.in_(list(player_ids)),
+                        row.in_(read),
                         m.QuickPlayTicket.claim.is_(None),
                         m.QuickPlayTicket.room_code.is_(None),
                     )
                     .values(claim=claim)
                 )
-                if getattr(result, "rowcount", 0) != len(player_ids):
+                if getattr(result, "rowcount", 0) != len(tickets):
                     raise _Taken  # leaving the block by an exception rolls the claim back
         except _Taken:
             return False

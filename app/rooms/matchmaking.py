@@ -61,8 +61,9 @@ class QuickPlayQueue(Protocol):
         """Unclaimed tickets of the queue asked about since ``seen_since``, oldest first."""
         ...
 
-    async def claim(self, player_ids: Sequence[str], claim: str) -> bool:
-        """Take all these tickets for one table, or none of them if any is taken already."""
+    async def claim(self, tickets: Sequence[Ticket], claim: str) -> bool:
+        """Take all these tickets for one table, or none of them if any is taken already or
+        was replaced by a request for another queue since it was read."""
         ...
 
     async def release(self, claim: str) -> None:
@@ -154,8 +155,8 @@ class Matchmaker:
                 return
             tickets, with_bots = picked
             claim = secrets.token_hex(8)
-            if not await self._queue.claim([t.player_id for t in tickets], claim):
-                return  # another node took one of them first: the next poll tries again
+            if not await self._queue.claim(tickets, claim):
+                return  # taken by another node, or changed, meanwhile: the next poll tries again
             try:
                 code = await self._open_table(preset, rated and not with_bots, tickets)
             except BaseException:
@@ -165,7 +166,11 @@ class Matchmaker:
 
     async def _open_table(self, preset: str, rated: bool, tickets: Sequence[Ticket]) -> str:
         """A private room with the players seated in the order they came, started at once
-        (bots in the empty seats). A table with bots is never rated."""
+        (bots in the empty seats). A table with bots is never rated.
+
+        ``pick_table`` offers them nearest rating first; the seats (and so the partners, and
+        the host) follow the queue's order instead, as docs/protocol.md promises."""
+        tickets = sorted(tickets, key=lambda t: (t.created_at, t.player_id))
         host = tickets[0]
         room = await self._rooms.create(
             host.player_id,

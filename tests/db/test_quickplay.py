@@ -173,8 +173,8 @@ async def test_a_ticket_is_claimed_for_one_table_only(database_url: str) -> None
         queue = SqlQuickPlayQueue(sessions)
         for name in "abc":
             await queue.put(ticket(name))
-        assert await queue.claim(["a", "b"], "first") is True
-        assert await queue.claim(["b", "c"], "second") is False
+        assert await queue.claim([ticket("a"), ticket("b")], "first") is True
+        assert await queue.claim([ticket("b"), ticket("c")], "second") is False
         # The failed claim took nothing: c is still free.
         assert [t.player_id for t in await queue.waiting("bulgarian", False, T0)] == ["c"]
         await queue.release("first")
