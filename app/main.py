@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if gate is not None:
                 await gate.close()
             await manager.close()
-            await ratings_repo.settled()
+            await ratings_repo.close()
             await bots.close()
             await store.close()
             if lease is not None:

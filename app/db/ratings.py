@@ -4,12 +4,15 @@ A room tells ``schedule`` the id of each match it finishes, after the match is s
 rating is then computed from what is stored (the match's rules, seats and final scores), so it
 needs nothing from the room and gives the same answer on any node. ``rating_changes`` is keyed
 by (match, player): a match is rated once however often it is scheduled, and ``catch_up`` at
-start-up rates the matches a stopped server finished but did not rate.
+start-up rates the matches a stopped server finished but did not rate. A rating that fails (the
+database down for a while) is tried again, less and less often, until it is stored or the
+server stops; ``catch_up`` at the next start takes what was left.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -37,10 +40,17 @@ def _rounded(value: float) -> float:
 
 
 class Ratings:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        retry_seconds: float = 1.0,
+        retry_max_seconds: float = 60.0,
+    ) -> None:
         self._sessions = sessions
         self._lock = asyncio.Lock()  # one rating at a time in this process: read-modify-write
         self._tasks: set[asyncio.Task[None]] = set()
+        self._retry = (retry_seconds, retry_max_seconds)  # the first wait, and the longest
+        self._closing = asyncio.Event()
 
     # ---- rating matches ----------------------------------------------------------------
 
@@ -55,11 +65,31 @@ class Ratings:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def close(self) -> None:
+        """The server stops: a rating being stored is finished, one waiting to be tried again
+        is left to the next start's ``catch_up``."""
+        self._closing.set()
+        await self.settled()
+
     async def _record_logged(self, match_id: str) -> None:
-        try:
-            await self.record(match_id)
-        except Exception:
-            log.exception("rating match %s failed", match_id)
+        """Rate the match, trying again after each failure (logged, the traceback once)."""
+        wait, longest = self._retry
+        failures = 0
+        while True:
+            try:
+                await self.record(match_id)
+                return
+            except Exception as error:
+                failures += 1
+                if failures == 1:
+                    log.exception("rating match %s failed; trying again", match_id)
+                else:
+                    log.warning("rating match %s failed again (%d): %r", match_id, failures, error)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), wait)
+            if self._closing.is_set():
+                return
+            wait = min(longest, wait * 2)
 
     async def record(self, match_id: str) -> bool:
         """Rate a finished match if the rule allows it; True when ratings moved."""
@@ -123,6 +153,7 @@ class Ratings:
             for r in await session.scalars(
                 select(m.Rating)
                 .where(m.Rating.preset == preset, m.Rating.player_id.in_(ids))
+                .order_by(m.Rating.player_id)  # locked in one order on every node: no deadlock
                 .with_for_update()
             )
         }

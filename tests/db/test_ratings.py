@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
+from sqlalchemy.exc import OperationalError
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
@@ -198,3 +199,53 @@ async def test_a_first_rating_made_meanwhile_elsewhere_is_read_and_the_match_sti
     assert await ratings.record("m1") is True
     board = {row["player"]: row for row in await ratings.leaderboard("bulgarian")}
     assert board["ann"]["matches"] == 2 and raced
+
+
+async def test_a_rating_that_fails_is_tried_again_until_it_is_stored(
+    db: tuple[SqlStore, Ratings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed rating was only logged: the match stayed unrated until some node restarted
+    (``catch_up``). It is tried again now, after a growing wait."""
+    store, _ = db
+    ratings = Ratings(_ratings_sessions(db), retry_seconds=0.01)
+    await finished_match(store, "m1")
+    real = ratings._record
+    failures = 0
+
+    async def down_twice(match_id: str) -> bool:
+        nonlocal failures
+        if failures < 2:
+            failures += 1
+            raise OperationalError("UPDATE ratings", {}, OSError("database is locked"))
+        return await real(match_id)
+
+    monkeypatch.setattr(ratings, "_record", down_twice)
+    ratings.schedule("m1")
+    await ratings.settled()
+    assert failures == 2
+    board = await ratings.leaderboard("bulgarian")
+    assert sorted(row["player"] for row in board) == sorted(PEOPLE)
+
+
+async def test_a_stopping_server_does_not_wait_for_a_rating_to_be_tried_again(
+    db: tuple[SqlStore, Ratings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, _ = db
+    ratings = Ratings(_ratings_sessions(db), retry_seconds=3600)
+    await finished_match(store, "m1")
+    tried = asyncio.Event()
+
+    async def down(match_id: str) -> bool:
+        tried.set()
+        raise OperationalError("UPDATE ratings", {}, OSError("database is locked"))
+
+    monkeypatch.setattr(ratings, "_record", down)
+    ratings.schedule("m1")
+    await tried.wait()
+    await asyncio.wait_for(ratings.close(), 10)  # not the hour's wait: catch_up takes it later
+    assert await ratings.leaderboard("bulgarian") == []
+
+
+def _ratings_sessions(db: tuple[SqlStore, Ratings]) -> Any:
+    """The fixture's sessions, for a ``Ratings`` with other retry settings."""
+    return db[1]._sessions
