@@ -282,6 +282,9 @@ class QuickPlayTicket(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     seen_at: Mapped[datetime] = mapped_column(default=utcnow)
     claim: Mapped[str | None] = mapped_column(String(32))
+    # When it was claimed: a claim that never got its table (its node died forming it) is
+    # given back after ``app.rooms.matchmaking.CLAIM_SECONDS``.
+    claimed_at: Mapped[datetime | None]
     room_code: Mapped[str | None] = mapped_column(String(32))
 
 

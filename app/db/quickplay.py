@@ -56,6 +56,7 @@ class SqlQuickPlayQueue:
                 "created_at": ticket.created_at,
                 "seen_at": ticket.created_at,
                 "claim": None,
+                "claimed_at": None,
                 "room_code": None,
             }
             statement = upsert(dialect, m.QuickPlayTicket).values(
@@ -81,11 +82,22 @@ class SqlQuickPlayQueue:
             row.seen_at = now
             return _ticket(row)
 
-    async def waiting(self, preset: str, rated: bool, seen_since: datetime) -> list[Ticket]:
+    async def waiting(
+        self, preset: str, rated: bool, seen_since: datetime, claimed_before: datetime
+    ) -> list[Ticket]:
         async with self._sessions.begin() as session:
             # Tickets nobody asked about lately belong to players who closed the page.
             await session.execute(
                 delete(m.QuickPlayTicket).where(m.QuickPlayTicket.seen_at < seen_since)
+            )
+            await session.execute(  # claims whose node died forming their table
+                update(m.QuickPlayTicket)
+                .where(
+                    m.QuickPlayTicket.claim.is_not(None),
+                    m.QuickPlayTicket.room_code.is_(None),
+                    m.QuickPlayTicket.claimed_at < claimed_before,
+                )
+                .values(claim=None, claimed_at=None)
             )
             rows = await session.scalars(
                 select(m.QuickPlayTicket)
@@ -99,7 +111,7 @@ class SqlQuickPlayQueue:
             )
             return [_ticket(r) for r in rows]
 
-    async def claim(self, tickets: Sequence[Ticket], claim: str) -> bool:
+    async def claim(self, tickets: Sequence[Ticket], claim: str, now: datetime) -> bool:
         # Each ticket is matched on its queue too: one its player replaced since it was read,
         # by a request for another preset or rated-ness, is not taken for this table.
         read = [(t.player_id, t.preset, t.rated) for t in tickets]
@@ -113,7 +125,7 @@ class SqlQuickPlayQueue:
                         m.QuickPlayTicket.claim.is_(None),
                         m.QuickPlayTicket.room_code.is_(None),
                     )
-                    .values(claim=claim)
+                    .values(claim=claim, claimed_at=now)
                 )
                 if getattr(result, "rowcount", 0) != len(tickets):
                     raise _Taken  # leaving the block by an exception rolls the claim back
@@ -124,7 +136,9 @@ class SqlQuickPlayQueue:
     async def release(self, claim: str) -> None:
         async with self._sessions.begin() as session:
             await session.execute(
-                update(m.QuickPlayTicket).where(m.QuickPlayTicket.claim == claim).values(claim=None)
+                update(m.QuickPlayTicket)
+                .where(m.QuickPlayTicket.claim == claim)
+                .values(claim=None, claimed_at=None)
             )
 
     async def seat(self, claim: str, room_code: str) -> None:

@@ -27,6 +27,10 @@ NEAR = 5.0
 has waited longest are seated with them ..."""
 WIDEN_PER_SECOND = 0.5
 """... and the window widens by this much for every second they have waited."""
+CLAIM_SECONDS = 60.0
+"""A table is formed within a second or so of its players being claimed: a claim this old that
+has no table belongs to a node that died (or froze) forming it, and its players go back to the
+queue instead of waiting for ever."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +61,16 @@ class QuickPlayQueue(Protocol):
         """The player's ticket, marked as asked about at ``now``."""
         ...
 
-    async def waiting(self, preset: str, rated: bool, seen_since: datetime) -> list[Ticket]:
-        """Unclaimed tickets of the queue asked about since ``seen_since``, oldest first."""
+    async def waiting(
+        self, preset: str, rated: bool, seen_since: datetime, claimed_before: datetime
+    ) -> list[Ticket]:
+        """Unclaimed tickets of the queue asked about since ``seen_since``, oldest first; the
+        tickets of a claim made before ``claimed_before`` that has no table are unclaimed first."""
         ...
 
-    async def claim(self, tickets: Sequence[Ticket], claim: str) -> bool:
-        """Take all these tickets for one table, or none of them if any is taken already or
-        was replaced by a request for another queue since it was read."""
+    async def claim(self, tickets: Sequence[Ticket], claim: str, now: datetime) -> bool:
+        """Take all these tickets for one table at ``now``, or none of them if any is taken
+        already or was replaced by a request for another queue since it was read."""
         ...
 
     async def release(self, claim: str) -> None:
@@ -149,13 +156,15 @@ class Matchmaker:
     async def _form(self, preset: str, rated: bool) -> None:
         async with self._lock:
             now = self._clock()
-            waiting = await self._queue.waiting(preset, rated, now - self._forget)
+            waiting = await self._queue.waiting(
+                preset, rated, now - self._forget, now - timedelta(seconds=CLAIM_SECONDS)
+            )
             picked = pick_table(waiting, Ruleset.from_dict({"preset": preset}).seats, now)
             if picked is None:
                 return
             tickets, with_bots = picked
             claim = secrets.token_hex(8)
-            if not await self._queue.claim(tickets, claim):
+            if not await self._queue.claim(tickets, claim, now):
                 return  # taken by another node, or changed, meanwhile: the next poll tries again
             try:
                 code = await self._open_table(preset, rated and not with_bots, tickets)

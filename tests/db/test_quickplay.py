@@ -15,7 +15,7 @@ from app.db.quickplay import SqlQuickPlayQueue
 from app.db.store import SqlStore
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
-from app.rooms.matchmaking import Matchmaker, Ticket, pick_table
+from app.rooms.matchmaking import CLAIM_SECONDS, Matchmaker, Ticket, pick_table
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, RoomTimings
 
@@ -173,11 +173,46 @@ async def test_a_ticket_is_claimed_for_one_table_only(database_url: str) -> None
         queue = SqlQuickPlayQueue(sessions)
         for name in "abc":
             await queue.put(ticket(name))
-        assert await queue.claim([ticket("a"), ticket("b")], "first") is True
-        assert await queue.claim([ticket("b"), ticket("c")], "second") is False
+        assert await queue.claim([ticket("a"), ticket("b")], "first", T0) is True
+        assert await queue.claim([ticket("b"), ticket("c")], "second", T0) is False
         # The failed claim took nothing: c is still free.
-        assert [t.player_id for t in await queue.waiting("bulgarian", False, T0)] == ["c"]
+        assert [t.player_id for t in await queue.waiting("bulgarian", False, T0, T0)] == ["c"]
         await queue.release("first")
-        assert len(await queue.waiting("bulgarian", False, T0)) == 3
+        assert len(await queue.waiting("bulgarian", False, T0, T0)) == 3
     finally:
         await engine.dispose()
+
+
+async def test_players_claimed_by_a_node_that_died_forming_their_table_are_seated_again(
+    nodes: tuple[Node, Node, Clock], database_url: str
+) -> None:
+    """A node claims the tickets of a table, then makes the room, then writes its code to the
+    tickets. One that died in between left them claimed for ever: their players were told
+    "waiting" at every poll and never seated. A claim older than ``CLAIM_SECONDS`` with no
+    table is given back, and the next poll seats them."""
+    one, two, clock = nodes
+    for name in "abc":
+        await one.matchmaker.join(player(name), "bulgarian", False, 300)
+    engine = make_engine(database_url)
+    try:  # the dead node's claim of a table of four: the last one, then nothing more
+        dead = SqlQuickPlayQueue(make_sessionmaker(engine))
+        await one.matchmaker.join(player("d"), "bulgarian", False, 300)  # a table: seated
+        await dead.put(ticket("e"))
+        for name in "fgh":
+            await dead.put(Ticket(name, name, "bulgarian", False, 0.0, 300.0, T0))
+        tickets = await dead.waiting("bulgarian", False, T0, T0)
+        assert [t.player_id for t in tickets] == ["e", "f", "g", "h"]
+        assert await dead.claim(tickets, "dead-node", T0) is True
+    finally:
+        await engine.dispose()
+    for second in range(10, int(CLAIM_SECONDS), 10):  # still forming, maybe: they wait, asking
+        clock.now = T0 + timedelta(seconds=second)
+        states = [(await two.matchmaker.status(player(n)))["state"] for n in "efgh"]
+        assert states == ["waiting"] * 4
+    clock.now = T0 + timedelta(seconds=CLAIM_SECONDS + 1)
+    seated = await two.matchmaker.status(player("e"))
+    assert seated["state"] == "seated"
+    for name in "fgh":
+        assert (await two.matchmaker.status(player(name)))["room"] == seated["room"]
+    room = await two.manager.get(seated["room"])
+    assert room is not None and [s.player_id for s in room.seats] == ["e", "f", "g", "h"]

@@ -173,8 +173,10 @@ async def test_a_request_changed_after_it_was_read_is_not_taken_for_the_old_queu
     queue = one.matchmaker._queue
     read_queue = queue.waiting
 
-    async def d_changes_their_mind(preset: str, rated: bool, seen_since: datetime) -> list[Ticket]:
-        found = await read_queue(preset, rated, seen_since)
+    async def d_changes_their_mind(
+        preset: str, rated: bool, seen_since: datetime, claimed_before: datetime
+    ) -> list[Ticket]:
+        found = await read_queue(preset, rated, seen_since, claimed_before)
         monkeypatch.setattr(queue, "waiting", read_queue)  # once
         await two.matchmaker.join(player("d"), "french", True, 300)
         return found
