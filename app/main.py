@@ -151,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description="Bulgarian Belot and French Belote. WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
+        responses=errors.responses(429),  # any call, beyond an address's requests (RequestLimit)
     )
     app.state.services = Services(
         settings,
@@ -178,6 +179,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token_watch.check_soon,
     )
     errors.install(app)
+    app.add_middleware(
+        errors.RequestLimit, per_second=settings.http_per_second, burst=settings.http_burst
+    )
 
     @app.exception_handler(RoomElsewhere)
     async def elsewhere(request: Request, error: Exception) -> RedirectResponse:

@@ -76,6 +76,16 @@ class Settings(BaseSettings):
     create_burst: int = Field(
         default=60, ge=1, description="New guests + rooms one address may make in a burst."
     )
+    http_per_second: float = Field(
+        default=50.0,
+        gt=0,
+        description="Sustained HTTP requests per client address per second (this node's count).",
+    )
+    http_burst: int = Field(
+        default=300,
+        ge=1,
+        description="HTTP requests one address may make in a burst; beyond, 429 rate_limited.",
+    )
     rate_per_second: float = Field(default=20.0, gt=0, description="Sustained client frames/s.")
     rate_burst: int = Field(default=40, ge=1, description="Client frames allowed in a burst.")
     flood_refusals: int = Field(

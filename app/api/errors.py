@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.rooms.errors import RoomError
+from app.transport.ratelimit import PerAddressLimiter
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,8 @@ MEANING = {
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`.",
-    429: "`rate_limited`: too many new players, rooms or quick-play requests from your address, "
-    "nothing was created; "
+    429: "`rate_limited`: too many requests from your address (any call), or too many new "
+    "players, rooms or quick-play requests: nothing was done; "
     "`login_limited`: too many failed logins for that username or from your address.",
     503: "`room_closed`: the room was being put away; retry.",
 }
@@ -170,6 +171,27 @@ class BodyLimit(_HttpMiddleware):
             return message
 
         await self.app(scope, counted, send)
+
+
+class RequestLimit(_HttpMiddleware):
+    """ASGI middleware: a client address may make ``burst`` HTTP requests at once and
+    ``per_second`` a second after that, counted by this node; one more is answered 429
+    ``rate_limited`` before any route runs. New guests and rooms have their own stricter
+    allowance (``CreationLimit``); this one keeps one address from taking a node's time with
+    requests that are cheap to send and dear to answer (a quick-play poll forms tables, a
+    profile reads every match of its player)."""
+
+    def __init__(self, app: ASGIApp, per_second: float, burst: int) -> None:
+        super().__init__(app)
+        self._buckets = PerAddressLimiter(per_second, burst)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if not self._buckets.allow(client[0] if client else "?"):
+            refused = error_body("rate_limited", "Too many requests from your address: slow down.")
+            await JSONResponse(refused, 429, headers={"Retry-After": "1"})(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

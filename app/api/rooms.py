@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import RoomCode
-from app.api.services import CreationLimit, PlayerDep, ServicesDep
+from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS, Ruleset
@@ -111,7 +111,7 @@ async def rules() -> dict[str, Any]:
     "/rooms",
     status_code=201,
     response_model=VersionOut,
-    dependencies=[CreationLimit],
+    dependencies=[SignedInCreationLimit],
     responses=responses(400, 401, 429),
 )
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:

@@ -109,3 +109,14 @@ async def creation_allowed(request: Request, services: ServicesDep) -> None:
 
 
 CreationLimit = Depends(creation_allowed)
+
+
+async def signed_in_creation_allowed(
+    _player: PlayerDep, request: Request, services: ServicesDep
+) -> None:
+    """``creation_allowed`` for a call that needs a token: the token is checked first, so a
+    caller without a valid one is told 401 whatever the address's allowance, and spends none."""
+    await creation_allowed(request, services)
+
+
+SignedInCreationLimit = Depends(signed_in_creation_allowed)

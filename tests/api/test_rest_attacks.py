@@ -279,3 +279,44 @@ async def test_the_calls_that_hash_a_password_share_the_addresss_allowance(
         assert code_of(changed) == (429, "rate_limited")
         me = await http.get("/api/accounts/me", headers=guest.auth)  # no hash: not limited
         assert me.status_code == 200
+
+
+async def test_a_caller_without_a_valid_token_is_told_401_whatever_the_allowance(
+    settings: Settings,
+) -> None:
+    """Creating a room, joining quick play, claiming an account and changing a password take
+    from the address's allowance of new things; that allowance was spent before the token was
+    read, so a caller without one was told 429 (and a stranger's bad tokens spent yours)."""
+    limits = {"create_burst": 1, "create_per_second": 0.001}
+    async with (
+        serve(settings.model_copy(update=limits)) as server,
+        httpx.AsyncClient(base_url=server.url) as http,
+    ):
+        guest = await new_guest(http, "Spent")  # the allowance's only token
+        bad = {"Authorization": "Bearer not-a-token"}
+        calls = [
+            ("POST", "/api/rooms", {}),
+            ("POST", "/api/quickplay", {"preset": "bulgarian"}),
+            ("POST", "/api/accounts", {"username": "spent", "password": "a long password"}),
+            ("PUT", "/api/accounts/me/password", {"old_password": "x", "new_password": "y" * 12}),
+        ]
+        for method, path, body in calls:
+            refused = await http.request(method, path, json=body, headers=bad)
+            assert (refused.status_code, refused.json()["error"]["code"]) == (401, "bad_token")
+            spent = await http.request(method, path, json=body, headers=guest.auth)
+            assert spent.status_code == 429, (path, spent.text)
+
+
+async def test_one_address_is_held_to_its_allowance_of_http_requests(settings: Settings) -> None:
+    """Any request, not only those that make something: a quick-play poll forms tables and a
+    profile reads every match, and one address sending them in a loop took the node's time."""
+    limits = {"http_burst": 5, "http_per_second": 0.001}
+    async with (
+        serve(settings.model_copy(update=limits)) as server,
+        httpx.AsyncClient(base_url=server.url) as http,
+    ):
+        answers = [(await http.get("/api/rooms")).status_code for _ in range(6)]
+        assert answers == [200] * 5 + [429]
+        refused = await http.get("/api/ratings/bulgarian")
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+        assert refused.json()["error"]["code"] == "rate_limited"
