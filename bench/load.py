@@ -536,6 +536,7 @@ def server_env(database_url: str, port: int, settings: dict[str, str]) -> dict[s
         "DATABASE_URL": database_url,
         "BELOTE_PORT": str(port),
         "BELOTE_CREATE_BURST": "1000000",  # thousands of guests and rooms from one address
+        "BELOTE_HTTP_BURST": "1000000",  # and the requests that make and seat them
         "BELOTE_WS_PER_ADDRESS": "100000",  # and thousands of sockets
         "BELOTE_DEAL_PAUSE_SECONDS": "0",  # the load clients do not read the results
         "BELOTE_LOG_LEVEL": "warning",
