@@ -1,5 +1,7 @@
-"""The words of accounts, ratings and quick play (static/js/i18n-accounts.js) exist in every
-language, and every key the pages use is one of them (issue 13)."""
+"""The client's words exist in every language (English, French, Bulgarian): those of accounts,
+ratings and quick play (static/js/i18n-accounts.js, issue 13), every key any page asks `t()` for
+(in i18n.js or a table merged into it), and no word a player reads is written into a page in
+English only (the dealer's badge once was a bare "D"). Error codes: tests/test_docs.py."""
 
 from __future__ import annotations
 
@@ -7,12 +9,51 @@ import re
 from pathlib import Path
 
 JS = Path(__file__).resolve().parents[1] / "static" / "js"
+LANGS = ("en", "fr", "bg")
+# A key and its value (always a double-quoted string): a value is consumed whole, so a word
+# followed by a colon inside one is never read as a key.
+ENTRY = re.compile(r'(?:^|[\s,{])([a-z_0-9]+):\s*"(?:[^"\\]|\\.)*"', re.MULTILINE)
+
+
+CHOICE = re.compile(r'\bt\(\s*[\w.]+\s*\?\s*"([a-z_0-9]+)"\s*:\s*"([a-z_0-9]+)"')
 
 
 def tables() -> dict[str, set[str]]:
     text = (JS / "i18n-accounts.js").read_text()
     found = re.findall(r"^  (en|fr|bg): \{\n(.*?)^  \},", text, re.MULTILINE | re.DOTALL)
     return {name: set(re.findall(r"^\s+([a-z_0-9]+):", body, re.MULTILINE)) for name, body in found}
+
+
+def sources() -> dict[str, dict[str, set[str]]]:
+    """Each table's keys, by file then language."""
+    patterns = {  # i18n.js: `const en = {` … `};`; the others: `  en: {` … `  },`
+        "i18n.js": r"^const {lang} = \{{\n(.*?)^\}};$",
+        "i18n-accounts.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
+        "i18n-tables.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
+    }
+    found: dict[str, dict[str, set[str]]] = {}
+    for name, pattern in patterns.items():
+        text = (JS / name).read_text()
+        for lang in LANGS:
+            block = re.search(pattern.format(lang=lang), text, re.MULTILINE | re.DOTALL)
+            assert block is not None, (name, lang)
+            keys = {m.group(1) for m in ENTRY.finditer(block.group(1))}
+            found.setdefault(name, {})[lang] = keys
+    return found
+
+
+def words() -> dict[str, set[str]]:
+    """Each language's keys once the tables are merged (as i18n.js merges them)."""
+    merged: dict[str, set[str]] = {lang: set() for lang in LANGS}
+    for table in sources().values():
+        for lang in LANGS:
+            merged[lang] |= table[lang]
+    return merged
+
+
+def pages() -> dict[str, str]:
+    """The client's modules other than the tables of words."""
+    return {p.name: p.read_text() for p in sorted(JS.glob("*.js")) if not p.name.startswith("i18n")}
 
 
 def test_the_three_languages_have_the_same_words() -> None:
@@ -29,3 +70,35 @@ def test_every_word_the_new_pages_use_is_defined() -> None:
         used |= set(re.findall(r'\bt\("([a-z_0-9]+)"', (JS / page).read_text()))
     assert len(used) > 30
     assert sorted(used - known) == []
+
+
+def test_every_word_a_page_asks_for_is_in_every_language() -> None:
+    used: set[str] = set()
+    for text in pages().values():
+        used |= set(re.findall(r'\bt\(\s*"([a-z_0-9]+)"', text))
+        # A choice between two keys: t(leave ? "leave_title" : "concede_title").
+        for first, second in CHOICE.findall(text):
+            used |= {first, second}
+    assert len(used) > 200
+    for lang, keys in words().items():
+        assert sorted(used - keys) == [], lang
+
+
+# Attributes and properties that put words in front of a player (or a screen reader).
+SHOWN = re.compile(
+    r"""(?:\b(?:text|title|placeholder|alt)|"aria-label")\s*:\s*"([^"]*)"|"""
+    r"""\.(?:textContent|innerText|title|placeholder|ariaLabel)\s*=\s*"([^"]*)"|"""
+    r"""setAttribute\(\s*"(?:aria-label|title|alt|placeholder)"\s*,\s*"([^"]*)\""""
+)
+NOT_WORDS = {"https://…/r/…"}  # the join field's placeholder: the shape of an invite link
+
+
+def test_no_word_a_player_reads_is_written_in_one_language() -> None:
+    found = []
+    for name, text in pages().items():
+        for match in SHOWN.finditer(text):
+            literal = next(group for group in match.groups() if group is not None)
+            if re.search(r"[^\W\d_]", literal) and literal not in NOT_WORDS:
+                line = text.count("\n", 0, match.start()) + 1
+                found.append(f"{name}:{line}: {literal!r}")
+    assert found == []

@@ -7,7 +7,8 @@ import { t } from "./i18n.js";
 import { cardBack, cardFace, cardText, layoutHand, stackTag } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
-import { showError } from "./ui.js";
+import { dealerBadge } from "./plates.js";
+import { pageTokenRefused, showError } from "./ui.js";
 import { packetsBefore, positionOf, positions, range, seatsOfRules, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 function seatLabel(seats, seat) {
@@ -43,6 +44,7 @@ function downloadButton(label, path, filename, id) {
     id,
     text: label,
     onclick: async () => {
+      const player = getPlayer();
       try {
         const record = await get(path);
         const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
@@ -53,7 +55,7 @@ function downloadButton(label, path, filename, id) {
         a.remove();
         setTimeout(() => URL.revokeObjectURL(url), 10000);
       } catch (error) {
-        showError(error);
+        if (!pageTokenRefused(player, error)) showError(error);
       }
     },
   });
@@ -125,6 +127,7 @@ export function showHistory(app) {
       );
     })
     .catch((error) => {
+      if (pageTokenRefused(player, error)) return;
       showError(error);
       replace(box, h("h2", { text: t("history") }), h("p", { class: "muted", text: t("err_network") }));
     });
@@ -148,6 +151,7 @@ async function checkShuffles(matchId, list) {
 export function showMatch(app, matchId) {
   const box = h("section", { class: "panel wide", id: "match" }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
+  const player = getPlayer();
   get(`/api/matches/${encodeURIComponent(matchId)}`)
     .then((match) => {
       const seat = mySeat(match);
@@ -180,6 +184,7 @@ export function showMatch(app, matchId) {
       if (match.deals.some((d) => d.finished)) checkShuffles(matchId, deals).catch(showError);
     })
     .catch((error) => {
+      if (pageTokenRefused(player, error)) return;
       showError(error);
       replace(box, h("p", { class: "muted", text: t("err_unknown_match") }));
     });
@@ -349,7 +354,7 @@ export function showReplay(app, matchId, number) {
       h(
         "div",
         { class: `seat pos-${pos(seat)} team-${sideOf(n, seat) === (us ?? 0) ? "us" : "them"}` },
-        h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? h("span", { class: "badge dealer", text: "D" }) : null),
+        h("div", { class: "seat-head" }, h("span", { class: "seat-name", text: seatLabel(seats, seat) }), record.dealer === seat ? dealerBadge() : null),
         h("div", { class: "open-hand" }, layoutHand(hands[seat]).map((c) => cardFace(c, { extraClass: "small" }))),
         stacks ? stacksAt(stacks[seat], played) : null,
         h(
@@ -426,6 +431,7 @@ export function showReplay(app, matchId, number) {
     ]);
   }
 
+  const player = getPlayer();
   Promise.all([get(`/api/matches/${encodeURIComponent(matchId)}`), get(`/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`)])
     .then(([match, record]) => {
       const deal = match.deals.find((d) => d.number === number);
@@ -434,6 +440,7 @@ export function showReplay(app, matchId, number) {
       document.addEventListener("keydown", onKey);
     })
     .catch((error) => {
+      if (pageTokenRefused(player, error)) return;
       showError(error);
       replace(box, h("p", { class: "muted", text: t("err_unknown_deal") }));
     });

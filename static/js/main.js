@@ -16,6 +16,7 @@ let page = null; // the current page: { leave(), relang() } (a room closes its s
 
 function chrome() {
   document.title = t("app_title");
+  document.getElementById("brand").textContent = `♠ ${t("app_title")}`;
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-history").textContent = t("nav_history");
   document.getElementById("nav-ratings").textContent = t("nav_ratings");

@@ -26,6 +26,12 @@ export function avatar(label, state) {
   );
 }
 
+/** The dealer's badge on a seat plate: a letter in the player's language ("D", "Р"), the word
+ * itself as its tooltip and for screen readers. */
+export function dealerBadge() {
+  return h("span", { class: "badge dealer", title: t("dealer"), role: "img", "aria-label": t("dealer"), text: t("dealer_badge") });
+}
+
 /** One side's chip: its label and score on one line, its full name as a tooltip; a team's
  * (`cls` "us" or "them") with the colour its plates are edged with. */
 function scoreChip(side, labels, scores, names, cls = "") {

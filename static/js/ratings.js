@@ -4,7 +4,7 @@ import { get } from "./api.js";
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { showError } from "./ui.js";
+import { pageTokenRefused, showError } from "./ui.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -49,6 +49,7 @@ function presetTabs(presets, current) {
 export function showLeaderboard(app, preset) {
   const box = h("section", { class: "panel wide", id: "leaderboard", dataset: { preset } }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
+  const player = getPlayer();
   Promise.all([get("/api/rules"), get(`/api/ratings/${encodeURIComponent(preset)}`)])
     .then(([rules, rows]) => {
       clear(box);
@@ -87,6 +88,7 @@ export function showLeaderboard(app, preset) {
       );
     })
     .catch((error) => {
+      if (pageTokenRefused(player, error)) return;
       showError(error);
       clear(box).append(h("p", { class: "muted", text: t("err_network") }));
     });
@@ -145,6 +147,7 @@ function chart(history, boxWidth) {
 export function showProfile(app, playerId) {
   const box = h("section", { class: "panel wide", id: "profile", dataset: { player: playerId } }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
+  const player = getPlayer();
   Promise.all([get(`/api/players/${encodeURIComponent(playerId)}/profile`), get(`/api/players/${encodeURIComponent(playerId)}/matches`)])
     .then(([profile, matches]) => {
       clear(box);
@@ -210,6 +213,7 @@ export function showProfile(app, playerId) {
       );
     })
     .catch((error) => {
+      if (pageTokenRefused(player, error)) return;
       showError(error);
       clear(box).append(h("p", { class: "muted", text: t("err_unknown_player") }));
     });

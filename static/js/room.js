@@ -8,13 +8,13 @@ import { houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
-import { avatar, playerScores, seatState, teamScores } from "./plates.js";
+import { avatar, dealerBadge, playerScores, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
+import { announce, banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -30,6 +30,12 @@ function declarationKind(cards) {
 }
 
 const declareKey = (declare) => JSON.stringify((declare || []).map((d) => [...d].sort()).sort());
+
+/** A seat's last bid on its plate (style.css: a phone's narrow side seat puts its words on
+ * lines of their own rather than cut it). */
+export function bidBubble(bid) {
+  return h("span", { class: "bubble", text: contractLabel(bid) });
+}
 
 export function showRoom(app, code) {
   const player = getPlayer();
@@ -396,6 +402,7 @@ export function showRoom(app, code) {
     const shot = motion.capture();
     renderTop();
     renderTable();
+    tabToHand();
     renderInfo();
     renderSheet();
     chatTitle.textContent = t("chat");
@@ -421,6 +428,7 @@ export function showRoom(app, code) {
   function turnCues() {
     const mine = Boolean(myTurn());
     if (mine && !wasMyTurn) playSound("turn");
+    if (mine !== wasMyTurn) announce(mine ? t("your_turn") : "");
     wasMyTurn = mine;
     turnSignal(mine);
   }
@@ -476,12 +484,12 @@ export function showRoom(app, code) {
     const record = room.seats[seat];
     const deal = S.deal;
     const badges = [];
-    if (seat === me()) badges.push(h("span", { class: "badge you", text: "★" }));
+    if (seat === me()) badges.push(h("span", { class: "badge you", role: "img", title: t("side_you"), "aria-label": t("side_you"), text: "★" }));
     if (record.player && record.player.id === room.host) badges.push(h("span", { class: "badge", text: t("host") }));
     if (record.bot) badges.push(h("span", { class: "badge", text: t("bot") }));
     if (record.player && !record.connected) badges.push(h("span", { class: "badge warn", text: t("away") }));
     if (record.standin) badges.push(h("span", { class: "badge warn", text: t("standin") }));
-    if (deal && deal.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer"), text: "D" }));
+    if (deal && deal.dealer === seat) badges.push(dealerBadge());
 
     const controls = [];
     if (room.status === "waiting") {
@@ -497,7 +505,7 @@ export function showRoom(app, code) {
       // The seat's last word in the bidding, while bidding goes on.
       if (deal.phase === "bidding") {
         const bids = deal.bids.filter((b) => b.seat === seat);
-        if (bids.length) extras.push(h("span", { class: "bubble", text: contractLabel(bids[bids.length - 1].bid) }));
+        if (bids.length) extras.push(bidBubble(bids[bids.length - 1].bid));
       }
       for (const decl of deal.declarations.filter((x) => x.seat === seat)) {
         extras.push(
@@ -873,7 +881,7 @@ export function showRoom(app, code) {
         "div",
         { class: `mine ${deal && deal.stacks && me() !== null ? "with-stacks" : ""}` },
         // Above the hand, outside anything that can be opened over the table.
-        myTurn() ? h("div", { class: "your-turn", id: "your-turn", role: "status", text: t("your_turn") }) : null,
+        myTurn() ? h("div", { class: "your-turn", id: "your-turn", text: t("your_turn") }) : null,
         declarePanel(),
         me() !== null ? stacksView(me()) : null,
         handView(),
@@ -1011,6 +1019,15 @@ export function showRoom(app, code) {
     if (bids.length) return bids;
     const playable = [...table.querySelectorAll("#my-stacks .card.playable, #hand .card.playable")];
     return playable.length ? playable : [...table.querySelectorAll("#hand .card")];
+  }
+
+  /** At the player's turn to play, the first playable card (a table stack's, else the hand's)
+   * is in the Tab order, so Tab reaches the cards; ← → go on from there (the others stay out of
+   * it, or Tab would walk the whole hand). */
+  function tabToHand() {
+    if (!myTurn() || !S.deal || S.deal.phase !== "playing") return;
+    const first = table.querySelector("#my-stacks .card.playable, #hand .card.playable");
+    if (first) first.tabIndex = 0;
   }
 
   function restoreFocus(card) {
@@ -1164,6 +1181,7 @@ export function showRoom(app, code) {
       window.removeEventListener("popstate", onPopState);
       banner(null);
       turnSignal(false);
+      announce("");
       if (window.__belote && window.__belote.conn === conn) delete window.__belote;
     },
     relang() {

@@ -44,6 +44,17 @@ export function tokenRefused(player, error) {
   return true;
 }
 
+/** A page's REST call was refused with bad_token (the device was signed out, or the server
+ * forgot the guest): handled as everywhere (`tokenRefused`). An account holder is taken to the
+ * login form; otherwise the page is drawn again, as a visitor or with the identity another tab
+ * stored. Returns false for any other error (the caller shows it). */
+export function pageTokenRefused(player, error) {
+  if (!player || !error || error.code !== "bad_token") return false;
+  if (tokenRefused(player, error) && player.username) go("#/account");
+  else go(location.hash);
+  return true;
+}
+
 /** A toast asking for something the player has since done goes away (e.g. "choose a name"). */
 export function dropToasts(code) {
   for (const item of document.querySelectorAll(`#toasts .toast[data-code="${code}"]`)) item.remove();
@@ -52,6 +63,13 @@ export function dropToasts(code) {
 /** A phone or tablet without a mouse or keyboard in use: no keyboard hints there. */
 export function touchOnly() {
   return window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+}
+
+/** Words for screen readers, read out when they change: the page's one polite live region
+ * (index.html `#announce`, always there — a region made with its words is often not read). */
+export function announce(text) {
+  const el = document.getElementById("announce");
+  if (el) el.textContent = text || "";
 }
 
 export function banner(text) {
