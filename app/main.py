@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             SqlQuickPlayQueue(sessions),
             manager,
             ratings_repo.rating_of,
-            turn_seconds=settings.default_turn_seconds,
+            turn_seconds=settings.quickplay_turn_seconds,
             forget_seconds=settings.quickplay_forget_seconds,
         ),
         token_watch.check_soon,

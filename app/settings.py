@@ -207,6 +207,12 @@ class Settings(BaseSettings):
     login_window_seconds: float = Field(
         default=900.0, gt=0, description="The window in which failed logins are counted."
     )
+    quickplay_turn_seconds: int = Field(
+        default=30,
+        ge=1,
+        le=600,
+        description="Turn timer of a quick-play table (never off: a rated room needs one).",
+    )
     quickplay_forget_seconds: float = Field(
         default=20.0,
         gt=0,

@@ -48,6 +48,7 @@ STATUS = {
     "bad_name": 422,
     "bad_rules": 422,
     "bad_seat": 422,
+    "rated_needs_clock": 422,
     "rate_limited": 429,
     "body_too_large": 413,
     "server_error": 500,
@@ -66,7 +67,7 @@ MEANING = {
     "`already_claimed`, `not_an_account`, …).",
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
-    "`bad_seat`.",
+    "`bad_seat`, `rated_needs_clock`.",
     429: "`rate_limited`: too many requests from your address (any call), or too many new "
     "players, rooms or quick-play requests: nothing was done; "
     "`login_limited`: too many failed logins for that username or from your address.",

@@ -120,6 +120,10 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
     turn = settings.default_turn_seconds if body.turn_seconds is None else body.turn_seconds
     if turn > settings.max_turn_seconds:
         raise RoomError("bad_request", f"The turn timer is at most {settings.max_turn_seconds} s.")
+    if body.rated and turn == 0:
+        # With no clock a player who is losing could stay and never act: the match would never
+        # end, and a rating would never be lost (leaving does not save one, §8.2).
+        raise RoomError("rated_needs_clock", "A rated room needs a turn timer.")
     room = await services.rooms.create(
         player.id,
         player.name,

@@ -197,6 +197,13 @@ function createForm(rules) {
   preset.addEventListener("change", fillHouseRules);
   fillHouseRules();
 
+  // A rated room needs a turn timer (the server says `rated_needs_clock` otherwise): "No timer"
+  // is not offered while the box is ticked.
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  rated.addEventListener("change", () => {
+    turn.querySelector('option[value="0"]').disabled = rated.checked;
+    if (rated.checked && turn.value === "0") turn.value = "30";
+  });
   const form = h(
     "form",
     { class: "create-form", id: "create-form" },
@@ -208,7 +215,7 @@ function createForm(rules) {
     visibility,
     bots,
     h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
-    h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", name: "rated" }), " ", t("rated_room")),
+    h("label", { class: "check" }, rated, " ", t("rated_room")),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {
@@ -231,7 +238,7 @@ function createForm(rules) {
       deal_pause_seconds: Number(pause.value),
       bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
       bot_level: botLevel.value,
-      rated: form.querySelector("#rated").checked,
+      rated: rated.checked,
     };
     if (target.value) body.target = Number(target.value);
     try {

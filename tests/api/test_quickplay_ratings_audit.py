@@ -30,3 +30,31 @@ async def test_quick_play_requests_share_the_addresss_allowance_of_new_rooms(
         # Refused, nothing was queued; asking and leaving are not limited.
         assert code_of(await http.get("/api/quickplay", headers=guest.auth)) == (404, "not_queued")
         assert (await http.delete("/api/quickplay", headers=guest.auth)).status_code == 204
+
+
+async def test_a_rated_room_has_a_turn_timer(settings: Settings) -> None:
+    """With no turn timer a player who was losing a rated match could stay and never act: the
+    match never ended, and the rating was never lost (leaving does not save one, §8.2)."""
+    async with serve(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
+        host = await new_guest(http, "Host")
+        for body in ({"rated": True}, {"rated": True, "turn_seconds": 0}):  # the default is 0 here
+            refused = await http.post("/api/rooms", json=body, headers=host.auth)
+            assert code_of(refused) == (422, "rated_needs_clock")
+        assert (await http.get("/api/rooms")).json()["rooms"] == []  # nothing was made
+        made = await http.post(
+            "/api/rooms", json={"rated": True, "turn_seconds": 15}, headers=host.auth
+        )
+        assert made.status_code == 201 and made.json()["room"]["turn_seconds"] == 15
+        casual = await http.post("/api/rooms", json={"turn_seconds": 0}, headers=host.auth)
+        assert casual.status_code == 201
+
+        people = [await new_guest(http, f"P{n}") for n in range(4)]
+        body = {"preset": "bulgarian", "rated": True, "wait_seconds": 60}
+        answers = [
+            (await http.post("/api/quickplay", json=body, headers=p.auth)).json() for p in people
+        ]
+        assert answers[-1]["state"] == "seated"
+        table = (await http.get(f"/api/rooms/{answers[-1]['room']}")).json()["room"]
+        assert (
+            table["rated"] is True and table["turn_seconds"] == settings.quickplay_turn_seconds > 0
+        )

@@ -28,7 +28,8 @@ async def test_leaderboards_and_profiles(http: httpx.AsyncClient) -> None:
 async def test_rooms_are_casual_unless_asked(http: httpx.AsyncClient) -> None:
     host = await new_guest(http, "Host")
     casual = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]
-    rated = (await http.post("/api/rooms", json={"rated": True}, headers=host.auth)).json()
+    body = {"rated": True, "turn_seconds": 60}
+    rated = (await http.post("/api/rooms", json=body, headers=host.auth)).json()
     assert casual["rated"] is False and rated["room"]["rated"] is True
     fetched = await http.get(f"/api/rooms/{rated['room']['code']}")
     assert fetched.json()["room"]["rated"] is True

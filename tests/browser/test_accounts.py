@@ -58,7 +58,7 @@ def play_rated_match(pages: list[Any]) -> str:
     host = pages[0]
     host.wait_for_selector("#create-form")
     host.check("#rated")
-    code = ui.create_room(host, target=1)
+    code = ui.create_room(host, target=1, timer=120)  # a rated room has a turn timer
     for seat, page in enumerate(pages[1:], start=1):
         page.goto(f"/#/r/{code}")
         page.wait_for_selector("#room[data-status=waiting]")

@@ -160,3 +160,17 @@ def test_tab_reaches_the_cards_and_your_turn_is_announced(new_page: Any) -> None
     page.keyboard.press("Enter")  # played from the keyboard alone
     ui.wait_changed(page, before)
     assert reached not in ui.hand(page)
+
+
+def test_a_rated_room_is_not_offered_without_a_turn_timer(new_page: Any) -> None:
+    """The server refuses a rated room with no turn timer (``rated_needs_clock``): the form does
+    not offer "No timer" while "Rated" is ticked (the error has words in every language too:
+    tests/test_docs.py)."""
+    page = new_page()
+    ui.set_name(page, "Host")
+    page.select_option("#turn", "0")
+    page.check("#rated")
+    assert page.eval_on_selector("#turn", "el => el.value") == "30"
+    assert page.eval_on_selector('#turn option[value="0"]', "el => el.disabled") is True
+    page.uncheck("#rated")
+    assert page.eval_on_selector('#turn option[value="0"]', "el => el.disabled") is False
