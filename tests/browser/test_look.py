@@ -228,7 +228,7 @@ def test_the_rated_badge_stays_on_one_line_at_every_width(new_page: Any) -> None
     host = new_page(locale="bg-BG")
     ui.set_name(host, "Ивана")
     host.check("#rated")
-    code = ui.create_room(host, bots=(1,), public=True)
+    code = ui.create_room(host, bots=(1,), public=True, timer=60)
     host.wait_for_selector("#room-top .badge.rated.off")
     assert badge_broken_at(host, "#room-top") == []
     other = new_page(locale="bg-BG")

@@ -149,7 +149,7 @@ def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -
     page.select_option("#bot-level", "expert")
     assert "double-dummy" in page.inner_text("#bot-level-help")
     page.check("#rated")
-    code = ui.create_room(page, public=True)
+    code = ui.create_room(page, public=True, timer=60)  # a rated room has a turn timer
     badge = page.wait_for_selector("#room-top .badge.rated")
     assert badge.inner_text() == "Rated" and "ratings" in (badge.get_attribute("title") or "")
     # Its empty seats are not filled with bots by default: a bot would make the match unrated.
