@@ -525,7 +525,7 @@ export function showRoom(app, code) {
     const turn = S.turn && S.turn.seat === seat && deal && deal.phase !== "finished";
     const backs =
       deal && seat !== me() && deal.phase !== "finished"
-        ? h("div", { class: "backs", "aria-label": String(deal.hand_sizes[seat]) }, Array.from({ length: deal.hand_sizes[seat] }, () => cardBack("mini")), h("span", { class: "count", text: String(deal.hand_sizes[seat]) }))
+        ? h("div", { class: "backs", role: "img", "aria-label": t("cards_in_hand", { n: deal.hand_sizes[seat] }) }, Array.from({ length: deal.hand_sizes[seat] }, () => cardBack("mini")), h("span", { class: "count", text: String(deal.hand_sizes[seat]) }))
         : null;
     return h(
       "div",

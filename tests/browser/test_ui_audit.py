@@ -29,6 +29,12 @@ def test_the_dealer_badge_is_in_the_players_language(new_page: Any) -> None:
     assert badge.get_attribute("aria-label") == "раздава"
     you = page.wait_for_selector(".seat .badge.you")  # a star: "Вие" for a screen reader
     assert you.get_attribute("aria-label") == "Вие" and you.get_attribute("role") == "img"
+    # An opponent's hand: "N карти в ръката", where a bare number on a plain div was not read.
+    backs = page.wait_for_selector(".seat .backs")  # read at once: a bot may play meanwhile
+    count, role, label = backs.evaluate(
+        "el => [el.querySelector('.count').textContent, el.getAttribute('role'), el.ariaLabel]"
+    )
+    assert role == "img" and label == f"{count} карти в ръката"
     page.select_option("#lang", "en")
     badge = page.wait_for_selector(".seat .badge.dealer[aria-label=dealer]")
     assert badge.inner_text() == "D"
