@@ -141,10 +141,10 @@ class SqlQuickPlayQueue:
                 .values(claim=None, claimed_at=None)
             )
 
-    async def seat(self, claim: str, room_code: str) -> None:
+    async def seat(self, claim: str, room_code: str, rated: bool) -> None:
         async with self._sessions.begin() as session:
             await session.execute(
                 update(m.QuickPlayTicket)
                 .where(m.QuickPlayTicket.claim == claim)
-                .values(room_code=room_code)
+                .values(room_code=room_code, rated=rated)
             )

@@ -77,8 +77,9 @@ class QuickPlayQueue(Protocol):
         """Give back the tickets of a table that could not be made."""
         ...
 
-    async def seat(self, claim: str, room_code: str) -> None:
-        """The claimed tickets' table is ready at ``room_code``."""
+    async def seat(self, claim: str, room_code: str, rated: bool) -> None:
+        """The claimed tickets' table is ready at ``room_code``; ``rated`` is the table's (one
+        with bots is casual whatever was asked), which the tickets say from then on."""
         ...
 
 
@@ -166,12 +167,13 @@ class Matchmaker:
             claim = secrets.token_hex(8)
             if not await self._queue.claim(tickets, claim, now):
                 return  # taken by another node, or changed, meanwhile: the next poll tries again
+            rated = rated and not with_bots
             try:
-                code = await self._open_table(preset, rated and not with_bots, tickets)
+                code = await self._open_table(preset, rated, tickets)
             except BaseException:
                 await self._queue.release(claim)
                 raise
-            await self._queue.seat(claim, code)
+            await self._queue.seat(claim, code, rated)
 
     async def _open_table(self, preset: str, rated: bool, tickets: Sequence[Ticket]) -> str:
         """A private room with the players seated in the order they came, started at once

@@ -139,6 +139,9 @@ async def test_after_the_chosen_wait_bots_fill_a_casual_table(
     assert room is not None and room.status == PLAYING
     assert [s.bot for s in room.seats] == [False, False, True, True]
     assert room.config.rated is False  # a table with bots is never rated
+    # ... and the answer says what the table is, not what was asked for.
+    assert seated["rated"] is False
+    assert (await one.matchmaker.status(player("a")))["rated"] is False
 
 
 async def test_a_player_who_stopped_asking_leaves_the_queue(
