@@ -102,3 +102,12 @@ def test_no_word_a_player_reads_is_written_in_one_language() -> None:
                 line = text.count("\n", 0, match.start()) + 1
                 found.append(f"{name}:{line}: {literal!r}")
     assert found == []
+
+
+def test_a_browser_without_javascript_is_told_so_in_every_language() -> None:
+    # Before: "This game needs JavaScript." in English only, the one word no script translates.
+    page = (JS.parent / "index.html").read_text()
+    block = re.search(r"<noscript>(.*?)</noscript>", page, re.DOTALL)
+    assert block is not None
+    said = dict(re.findall(r'<p lang="(\w+)">([^<]+)</p>', block.group(1)))
+    assert set(said) == set(LANGS) and all("JavaScript" in line for line in said.values())
