@@ -85,6 +85,8 @@ class Seat(Base):
     bot: Mapped[bool] = mapped_column(default=False)
     standin: Mapped[bool] = mapped_column(default=False, server_default=false())
     """A stand-in bot plays this seat for its player (the room's ``standins``)."""
+    away_since: Mapped[datetime | None]
+    """When the seat's player left the table while a match was played (``AwayChanged``)."""
 
 
 class Match(Base):

@@ -56,6 +56,7 @@ from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transacti
 from app.rooms.errors import LeaseLost
 from app.rooms.ports import (
     ActionTaken,
+    AwayChanged,
     ChatPosted,
     DealFinished,
     DealStarted,
@@ -704,6 +705,13 @@ class SqlStore:
                     .where(SEATS.c.room_id == room_id)
                     .values(standin=SEATS.c.seat.in_(standins))
                 )
+            case AwayChanged(seat=seat, since=since):
+                at = None if since is None else datetime.fromtimestamp(since, UTC)
+                connection.execute(
+                    update(SEATS)
+                    .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+                    .values(away_since=at)
+                )
             case VotesChanged(votes=votes):
                 connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(votes=_votes_dict(votes))
@@ -865,6 +873,7 @@ def _read_rooms(
     rooms: dict[int, tuple[Any, ...]] = {}
     seats: dict[int, list[SeatRecord]] = {}
     standins: dict[int, list[int]] = {}
+    away: dict[int, list[tuple[int, float]]] = {}
     room_rows = connection.execute(
         select(
             ROOMS.c.id,
@@ -887,6 +896,7 @@ def _read_rooms(
             SEATS.c.name,
             SEATS.c.bot,
             SEATS.c.standin,
+            SEATS.c.away_since,
         )
         .select_from(ROOMS.outerjoin(SEATS, SEATS.c.room_id == ROOMS.c.id))
         .where(wanted)
@@ -898,10 +908,13 @@ def _read_rooms(
             rooms[room_id] = tuple(row[:15])
             seats[room_id] = []
             standins[room_id] = []
+            away[room_id] = []
         if row[15] is not None:
             seats[room_id].append(SeatRecord(row[16], row[17], row[18]))
             if row[19]:
                 standins[room_id].append(row[15])
+            if row[20] is not None:
+                away[room_id].append((row[15], _epoch_seconds(row[20])))
     if not rooms:
         return {}
     ranked = (
@@ -1036,6 +1049,7 @@ def _read_rooms(
             chat=tuple(chat[room_id]),
             next_seed=next_seed,
             standins=tuple(standins[room_id]),
+            away=tuple(away[room_id]),
             votes=_read_votes(votes),
         )
     return loaded

@@ -81,6 +81,15 @@ class StandinsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayChanged:
+    """When the seat's player left the table (epoch seconds; None: back): stored so that a
+    restored room's grace period before a stand-in goes on from then, not afresh."""
+
+    seat: int
+    since: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class TableVotes:
     """What the seats have asked for and a restored room must still count: a rematch (after a
     match), conceding it (during one), the end of the pause after a deal. Tagged with the match
@@ -177,6 +186,7 @@ Op = (
     RoomCreated
     | SeatsChanged
     | StandinsChanged
+    | AwayChanged
     | VotesChanged
     | StatusChanged
     | MatchStarted
@@ -249,6 +259,8 @@ class StoredRoom:
     """The seats played by a stand-in (``StandinsChanged``; only while a match is played)."""
     votes: TableVotes | None = None
     """The votes last stored (``VotesChanged``), whichever match and deal they were cast at."""
+    away: tuple[tuple[int, float], ...] = ()
+    """The seats whose player left the table, and when (``AwayChanged``)."""
 
 
 class Store(Protocol):

@@ -24,6 +24,7 @@ from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
     ActionTaken,
+    AwayChanged,
     BotPolicy,
     ChatPosted,
     DealFinished,
@@ -157,6 +158,9 @@ class Room:
         self._turn_timer: _Timer | None = None
         self._turn_gen = 0  # bumped whenever the turn clock is re-armed: stale firings are ignored
         self._away_timers: dict[int, _Timer] = {}
+        # When each seat's player left the table during a match, as stored (``AwayChanged``):
+        # a restored room's grace period goes on from then.
+        self._away_since: dict[int, float] = {}
         self._next_deal_timer: _Timer | None = None
         # A restored room's clocks count from when its match last moved (``StoredMatch``),
         # until ``start`` has armed them; None for a new room, and from then on.
@@ -189,6 +193,7 @@ class Room:
         room.chat = [_chat_dict(c) for c in stored.chat]
         if stored.status == PLAYING:  # a match's: those of a match over are stale
             room.standins = set(stored.standins)
+        room._away_since = dict(stored.away)
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
@@ -240,7 +245,7 @@ class Room:
         if self.status == PLAYING:
             for seat, record in enumerate(self.seats):
                 if record.player_id is not None and not self._connected(seat):
-                    self._start_away_timer(seat)
+                    self._start_away_timer(seat, self._grace_left(seat))
             match = self.match
             if match is not None and match.deal is None and not match.state.finished:
                 ready = set(self.next_deal_votes)  # restored; a pause starts with none
@@ -256,6 +261,13 @@ class Room:
         if self._moved_at is None:
             return full
         return max(least, min(full, self._moved_at + full - time.time()))
+
+    def _grace_left(self, seat: int) -> float:
+        """What is left of the grace period of a seat's player who left the table at the
+        stored time (a full one if none is stored: they were here when the room was last)."""
+        full = self._timings.grace_seconds
+        since = self._away_since.get(seat)
+        return full if since is None else max(0.0, min(full, since + full - time.time()))
 
     async def stop(self, *, moved: bool = False, to: str = "") -> None:
         """Stop the actor and its clocks. ``moved``: the room now lives on another node (its
@@ -571,12 +583,15 @@ class Room:
         played_for = seat in self.standins
         self.standins.discard(seat)
         ops: list[Op] = [self._stored_standins()] if played_for else []
+        if seat in self._away_since:
+            ops.append(AwayChanged(seat, None))
         try:
             await self._commit(ops, [self._room_event()])
         except BaseException:
             if played_for:
                 self.standins.add(seat)
             raise
+        self._away_since.pop(seat, None)
         self._cancel_away_timer(seat)
         self._schedule_turn()
 
@@ -596,9 +611,14 @@ class Room:
         self._subscribers.pop(subscriber, None)
         seat = self.seat_of(subscriber.player_id)
         if seat is not None and not self._connected(seat):
-            if self.status == PLAYING:
+            playing = self.status == PLAYING
+            if playing:
                 self._start_away_timer(seat)
-            await self._commit([], [self._room_event()])
+            since = time.time()
+            stored = playing and seat not in self._away_since
+            await self._commit([AwayChanged(seat, since)] if stored else [], [self._room_event()])
+            if stored:
+                self._away_since[seat] = since
         elif self._host_here() != host_was_here:  # a watching host left
             await self._commit([], [self._room_event()])
 
@@ -1180,7 +1200,8 @@ class Room:
         return {"seat": seat, "deadline": deadline, "bot": self._bot_plays(seat)}
 
     def _start_away_timer(self, seat: int, delay: float | None = None) -> None:
-        """The grace period of an away player (``delay``: a retry after a failed stand-in)."""
+        """The grace period of an away player (``delay``: what a restored room has left of it,
+        or a retry after a failed stand-in)."""
         if seat in self._away_timers or seat in self.standins:
             return
         self._away_timers[seat] = self._timer(

@@ -4,7 +4,9 @@ Before, a room rebuilt after a restart or a node's failure dealt the next deal a
 was in the pause after a deal (the players lost the result they were reading), gave the person
 to act a full turn clock again, and forgot every vote: rematch, concede and "next deal". The
 clocks now count from the time the match last moved (its last action's stored time, or when
-its deal was dealt), and the votes are stored with the match and deal they were cast at.
+its deal was dealt), and the votes are stored with the match and deal they were cast at. An
+away player's grace period before a stand-in started afresh too; it now counts from the stored
+time they left the table.
 
 Each test moves the stored times back, as if the room had been waiting that long before it was
 restored: the restored clock must show that, where a fresh clock would not.
@@ -13,14 +15,14 @@ restored: the restored clock must show that, where a fresh clock would not.
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.rooms.manager import RoomManager
-from app.rooms.room import RESUMED_TURN_SECONDS, Room
+from app.rooms.room import RESUMED_TURN_SECONDS, Room, RoomTimings
 from app.rules import action_to_dict, legal_actions
 from tests.db.test_store import add_player, running
 from tests.rooms.fakes import Inbox
@@ -184,3 +186,66 @@ async def test_votes_are_counted_again_after_a_restart(database_url: str) -> Non
         room = await restored(manager, code)  # the last match's votes stand no more
         assert room.match is not None and room.match.match_id == match_id
         assert room.concede_votes == set() and room.next_deal_votes == set()
+
+
+async def away_since(url: str, code: str) -> dict[int, float]:
+    """The stored times each seat's player left the table."""
+    engine = make_engine(url)
+    async with make_sessionmaker(engine).begin() as session:
+        room = select(m.Room.id).where(m.Room.code == code).scalar_subquery()
+        rows = await session.execute(
+            select(m.Seat.seat, m.Seat.away_since).where(
+                m.Seat.room_id == room, m.Seat.away_since.is_not(None)
+            )
+        )
+        found = {seat: since for seat, since in rows}
+    await engine.dispose()
+    return {seat: _epoch(since) for seat, since in found.items()}
+
+
+def _epoch(at: datetime) -> float:
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
+
+
+async def leave_earlier(url: str, code: str, seat: int, seconds: float) -> None:
+    """As if the seat's player had left the table ``seconds`` before they did."""
+    engine = make_engine(url)
+    async with make_sessionmaker(engine).begin() as session:
+        room = select(m.Room.id).where(m.Room.code == code).scalar_subquery()
+        stored = await session.scalar(
+            select(m.Seat).where(m.Seat.room_id == room, m.Seat.seat == seat)
+        )
+        assert stored is not None and stored.away_since is not None
+        stored.away_since -= timedelta(seconds=seconds)
+    await engine.dispose()
+
+
+async def test_an_away_players_grace_goes_on_from_when_they_left(database_url: str) -> None:
+    for player in ("host", "guest"):
+        await add_player(database_url, player)
+    grace = RoomTimings().grace_seconds
+    async with running(database_url) as (manager, _store):
+        room, inboxes = await table(manager, humans=("host", "guest"), turn_seconds=0)
+        await until(room, inboxes["host"], pause=False, players={0: "host", 2: "guest"})
+        left = time.time()
+        await room.disconnect(inboxes["guest"])
+        code = room.config.code
+        assert abs((await away_since(database_url, code))[2] - left) < 2
+        assert 2 not in room.standins
+    await leave_earlier(database_url, code, 2, grace - 20)
+    async with running(database_url) as (manager, _store):
+        room = await restored(manager, code)
+        deadline = room._away_timers[2].deadline
+        assert abs(deadline - (left + 20)) < 2  # what was left of it, not a full grace again
+        guest = Inbox("guest")
+        await room.connect(guest, None)  # back: nothing is left on record
+        assert 2 not in room._away_timers
+        assert await away_since(database_url, code) == {}
+        await room.disconnect(guest)  # and gone again
+        assert set(await away_since(database_url, code)) == {2}
+    await leave_earlier(database_url, code, 2, grace + 100)
+    async with running(database_url) as (manager, _store):
+        room = await restored(manager, code)  # it ran out while the room was away
+        inbox = Inbox("host")
+        await room.connect(inbox, None)
+        await inbox.wait(lambda _frame: 2 in room.standins)
