@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -264,19 +264,24 @@ class Ratings:
                     .limit(limit)
                 )
             ).all()
+            # Counted by the database, grouped by what decides a win (the preset's sides, the
+            # seat, the winner): a few rows however long the history. Reading every match and
+            # its rules here cost ≈ 23 µs a match on the event loop (0.23 s at 10,000).
+            preset = m.Match.rules["preset"].as_string()
             played = (
                 await session.execute(
-                    select(m.Match.rules, m.Match.winner, m.MatchSeat.seat)
+                    select(preset, m.MatchSeat.seat, m.Match.winner, func.count())
                     .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
                     .where(m.MatchSeat.player_id == player_id, m.Match.finished)
+                    .group_by(preset, m.MatchSeat.seat, m.Match.winner)
                 )
             ).all()
         per_preset: dict[str, dict[str, int]] = {}
-        for rules, winner, seat in played:
-            ruleset = Ruleset.from_dict(rules)
-            tally = per_preset.setdefault(ruleset.preset, {"matches": 0, "wins": 0})
-            tally["matches"] += 1
-            tally["wins"] += int(winner is not None and ruleset.team_of(seat) == winner)
+        for name, seat, winner, count in played:
+            ruleset = Ruleset.from_dict({"preset": name})  # house rules never change the sides
+            tally = per_preset.setdefault(name, {"matches": 0, "wins": 0})
+            tally["matches"] += count
+            tally["wins"] += count if winner is not None and ruleset.team_of(seat) == winner else 0
         matches = sum(t["matches"] for t in per_preset.values())
         wins = sum(t["wins"] for t in per_preset.values())
         return {

@@ -149,6 +149,32 @@ async def test_the_profile_has_ratings_history_and_win_rate(
     assert await ratings.profile("nobody") is None
 
 
+async def test_the_profile_counts_each_presets_matches_and_wins_by_its_sides(
+    db: tuple[SqlStore, Ratings],
+) -> None:
+    """Counted by the database (grouped by preset, seat and winner) rather than by reading
+    every match: the tallies must be those of each match read on its own."""
+    store, ratings = db
+    three = tuple(SeatRecord(p, p.title()) for p in ("bob", "cid", "ann"))  # ann: seat 2
+    await finished_match(store, "b3-won", rated=False, winner=2, seats=three, preset="bulgarian3")
+    await finished_match(store, "b3-lost", rated=False, winner=0, seats=three, preset="bulgarian3")
+    two = (SeatRecord("bob", "Bob"), SeatRecord("ann", "Ann"))  # ann: seat 1, side 1
+    await finished_match(store, "ob-won", rated=False, winner=1, seats=two, preset="open_belot")
+    for match_id, winner in (("fr-1", 0), ("fr-2", 0), ("fr-3", 1)):  # ann: seat 0, side 0
+        await finished_match(store, match_id, rated=False, winner=winner, preset="french")
+    profile = await ratings.profile("ann")
+    assert profile is not None
+    assert profile["presets"] == {
+        "bulgarian3": {"matches": 2, "wins": 1},
+        "french": {"matches": 3, "wins": 2},
+        "open_belot": {"matches": 1, "wins": 1},
+    }
+    assert (profile["matches"], profile["wins"]) == (6, 4)
+    assert (await ratings.profile("cid") or {})["presets"]["french"] == {"matches": 3, "wins": 2}
+    bob = await ratings.profile("bob")
+    assert bob is not None and bob["presets"]["bulgarian3"] == {"matches": 2, "wins": 1}
+
+
 def test_places_put_the_winner_first_and_share_ties() -> None:
     assert places([151, 90], 0) == [0, 1]
     assert places([160, 160], 1) == [1, 0]  # the match's winner comes first, whatever the score
