@@ -141,10 +141,11 @@ class SqlQuickPlayQueue:
                 .values(claim=None, claimed_at=None)
             )
 
-    async def seat(self, claim: str, room_code: str, rated: bool) -> None:
+    async def seat(self, claim: str, room_code: str, rated: bool) -> bool:
         async with self._sessions.begin() as session:
-            await session.execute(
+            result = await session.execute(
                 update(m.QuickPlayTicket)
-                .where(m.QuickPlayTicket.claim == claim)
+                .where(m.QuickPlayTicket.claim == claim, m.QuickPlayTicket.room_code.is_(None))
                 .values(room_code=room_code, rated=rated)
             )
+        return bool(getattr(result, "rowcount", 0))

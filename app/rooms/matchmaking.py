@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
+from app.rooms.room import Room
 from app.rules import PRESETS, Ruleset
 
 WAIT_MIN, WAIT_MAX = 5.0, 300.0
@@ -77,9 +78,10 @@ class QuickPlayQueue(Protocol):
         """Give back the tickets of a table that could not be made."""
         ...
 
-    async def seat(self, claim: str, room_code: str, rated: bool) -> None:
+    async def seat(self, claim: str, room_code: str, rated: bool) -> bool:
         """The claimed tickets' table is ready at ``room_code``; ``rated`` is the table's (one
-        with bots is casual whatever was asked), which the tickets say from then on."""
+        with bots is casual whatever was asked), which the tickets say from then on. False if
+        the claim is no longer held: it was given back (``CLAIM_SECONDS``) meanwhile."""
         ...
 
 
@@ -168,20 +170,30 @@ class Matchmaker:
             if not await self._queue.claim(tickets, claim, now):
                 return  # taken by another node, or changed, meanwhile: the next poll tries again
             rated = rated and not with_bots
+            tickets = sorted(tickets, key=lambda t: (t.created_at, t.player_id))
             try:
-                code = await self._open_table(preset, rated, tickets)
+                room = await self._open_table(preset, rated, tickets)
             except BaseException:
                 await self._queue.release(claim)
                 raise
-            await self._queue.seat(claim, code, rated)
+            # The match begins only once the tickets name the room. A node that stalled for
+            # longer than ``CLAIM_SECONDS`` here finds its claim given back and its players
+            # maybe seated elsewhere: it empties the room it made, which never begins (a
+            # rated match played by stand-ins would have moved their ratings).
+            if not await self._queue.seat(claim, room.config.code, rated):
+                for ticket in tickets:
+                    await room.leave(ticket.player_id)
+                return
+            # Should the beginning fail, the players find their table waiting, and any of
+            # them may start it.
+            await room.begin(tickets[0].player_id, fill_with_bots=True)
 
-    async def _open_table(self, preset: str, rated: bool, tickets: Sequence[Ticket]) -> str:
-        """A private room with the players seated in the order they came, started at once
-        (bots in the empty seats). A table with bots is never rated.
+    async def _open_table(self, preset: str, rated: bool, tickets: Sequence[Ticket]) -> Room:
+        """A private room with the players seated in the order they came (``tickets``, in
+        that order), not begun yet. A table with bots is never rated.
 
         ``pick_table`` offers them nearest rating first; the seats (and so the partners, and
         the host) follow the queue's order instead, as docs/protocol.md promises."""
-        tickets = sorted(tickets, key=lambda t: (t.created_at, t.player_id))
         host = tickets[0]
         room = await self._rooms.create(
             host.player_id,
@@ -194,8 +206,7 @@ class Matchmaker:
         )
         for seat, ticket in enumerate(tickets[1:], start=1):
             await room.sit(ticket.player_id, ticket.name, seat)
-        await room.begin(host.player_id, fill_with_bots=True)
-        return room.config.code
+        return room
 
 
 def _status(ticket: Ticket, now: datetime) -> dict[str, Any]:

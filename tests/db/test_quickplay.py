@@ -3,7 +3,7 @@ database, where two matchmakers (two nodes) share it without seating anyone twic
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -219,3 +219,63 @@ async def test_players_claimed_by_a_node_that_died_forming_their_table_are_seate
         assert (await two.matchmaker.status(player(name)))["room"] == seated["room"]
     room = await two.manager.get(seated["room"])
     assert room is not None and [s.player_id for s in room.seats] == ["e", "f", "g", "h"]
+
+
+class StallsBeforeSeating(SqlQuickPlayQueue):
+    """A node's queue that stalls (a freeze, a long pause of its process) after making the
+    table and before writing its code to the tickets: ``stalled`` runs in between."""
+
+    stalled: Callable[[], Awaitable[None]]
+    made: list[str]
+
+    async def seat(self, claim: str, room_code: str, rated: bool) -> bool:
+        self.made.append(room_code)
+        await self.stalled()
+        return await super().seat(claim, room_code, rated)
+
+
+async def test_a_table_made_after_its_claim_was_given_back_never_begins(
+    nodes: tuple[Node, Node, Clock], database_url: str
+) -> None:
+    """Before, the stalled node began its match anyway: its players, seated meanwhile at the
+    other node's table, had a second match played in their names by stand-ins — a rated one
+    when four people were claimed, which moved their ratings."""
+    one, two, clock = nodes
+    engine = make_engine(database_url)
+    queue = StallsBeforeSeating(make_sessionmaker(engine))
+    queue.made = []
+    stalling = Matchmaker(
+        queue,
+        one.manager,
+        lambda _p, _s: _zero(),
+        turn_seconds=30,
+        forget_seconds=600,
+        clock=clock,
+    )
+
+    async def stall() -> None:  # past CLAIM_SECONDS: the other node seats them first
+        for second in range(10, int(CLAIM_SECONDS) + 10, 10):  # they wait, asking
+            clock.now = T0 + timedelta(seconds=second + 1)
+            states = {(await two.matchmaker.status(player(n)))["state"] for n in "abcd"}
+        assert states == {"seated"}
+
+    queue.stalled = stall
+    try:
+        for name in "abc":
+            await two.matchmaker.join(player(name), "bulgarian", True, 300)
+        assert (await stalling.join(player("d"), "bulgarian", True, 300))["state"] == "seated"
+    finally:
+        await engine.dispose()
+    seated = await two.matchmaker.status(player("d"))
+    assert [await two.matchmaker.status(player(n)) for n in "abc"] == [seated] * 3
+    assert seated["room"] not in queue.made
+    table = await two.manager.get(seated["room"])
+    assert table is not None and table.status == PLAYING and table.config.rated
+    (orphan_code,) = queue.made
+    orphan = await one.manager.get(orphan_code)
+    assert orphan is not None and orphan.status == "waiting" and orphan.match is None
+    assert all(s.player_id is None for s in orphan.seats)
+
+
+async def _zero() -> float:
+    return 0.0
