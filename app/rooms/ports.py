@@ -24,6 +24,15 @@ class Player:
     name: str
 
 
+class Allowance(Protocol):
+    """A rate limit's allowance for one thing (a chat line): taken when it is about to be
+    stored, given back if storing it failed, so that a failure spends nothing."""
+
+    def take(self) -> bool: ...
+
+    def give_back(self) -> None: ...
+
+
 class PlayerDirectory(Protocol):
     """Finds the guest holding a secret token (the transport and the API authenticate here)."""
 

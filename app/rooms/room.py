@@ -24,6 +24,7 @@ from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
     ActionTaken,
+    Allowance,
     AwayChanged,
     BotPolicy,
     ChatPosted,
@@ -412,10 +413,11 @@ class Room:
         text: str,
         *,
         reply: Reply | None = None,
-        allowed: Callable[[], bool] | None = None,
+        allowed: Allowance | None = None,
     ) -> int:
-        """``allowed``: asked once the line would be stored (the chat's rate limits), so that
-        a line refused for any other reason spends nobody's allowance."""
+        """``allowed``: taken once the line would be stored (the chat's rate limits), so that
+        a line refused for any other reason spends nobody's allowance, and given back if it
+        could not be stored."""
         return await self._call(
             lambda: self._say(player_id, name, command_id, text, allowed), reply
         )
@@ -1088,7 +1090,7 @@ class Room:
         name: str,
         command_id: CommandId | None,
         text: str,
-        allowed: Callable[[], bool] | None = None,
+        allowed: Allowance | None = None,
     ) -> int:
         self._check_fresh(player_id, command_id)
         text = text.strip()
@@ -1103,11 +1105,16 @@ class Room:
         seat = self.seat_of(player_id)
         if seat is None:  # the chat is the players': spectators read it, they do not write in it
             raise RoomError("not_seated", "Only the players at the table write in its chat.")
-        if allowed is not None and not allowed():
+        if allowed is not None and not allowed.take():
             raise RoomError("rate_limited", "Too many chat lines: wait a little.")
         line = ChatPosted(seat, player_id, name, text, time.time())
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
-        await self._commit([line], [Event(0, "chat", entry)])
+        try:
+            await self._commit([line], [Event(0, "chat", entry)])
+        except BaseException:
+            if allowed is not None:
+                allowed.give_back()
+            raise
         self.chat.append(entry)
         del self.chat[: -self._timings.chat_history or len(self.chat)]
         self._remember(player_id, command_id)

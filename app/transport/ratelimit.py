@@ -35,6 +35,10 @@ class TokenBucket:
             return True
         return False
 
+    def give_back(self) -> None:
+        """Return a token taken for something that did not happen after all."""
+        self._tokens = min(self._burst, self._tokens + 1.0)
+
 
 class PerAddressLimiter:
     """A token bucket per key (a client address, a guest id, a room code); the least recently
@@ -63,3 +67,9 @@ class PerAddressLimiter:
         else:
             self._buckets.move_to_end(address)
         return bucket.take()
+
+    def give_back(self, address: str) -> None:
+        """Return the token ``allow`` took for ``address`` (if it is still remembered)."""
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.give_back()

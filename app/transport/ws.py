@@ -144,8 +144,8 @@ class _Wire:
     def command_allowed(self, player_id: str) -> bool:
         return self._guest_commands.allow(player_id)
 
-    def chat_allowed(self, player_id: str, room_code: str) -> bool:
-        return self._guest_chat.allow(player_id) and self._room_chat.allow(room_code)
+    def chat_allowance(self, player_id: str, room_code: str) -> ChatAllowance:
+        return ChatAllowance(self._guest_chat, self._room_chat, player_id, room_code)
 
     async def refuse(self, websocket: WebSocket, refusal: Refusal) -> None:
         """Tell a client it is not served, and close; it may be gone already."""
@@ -154,6 +154,29 @@ class _Wire:
         with contextlib.suppress(WebSocketDisconnect, OSError):
             await websocket.send_text(encode({"t": "error", "d": frame}))
             await websocket.close(refusal.close_code, refusal.code)
+
+
+class ChatAllowance:
+    """One chat line's allowance: the guest's (all their sockets) and the room's. A line the
+    room refuses spends neither; one it could not store gives both back."""
+
+    def __init__(
+        self, guest: PerAddressLimiter, room: PerAddressLimiter, player_id: str, code: str
+    ) -> None:
+        self._guest, self._room = guest, room
+        self._player_id, self._code = player_id, code
+
+    def take(self) -> bool:
+        if not self._guest.allow(self._player_id):
+            return False
+        if self._room.allow(self._code):
+            return True
+        self._guest.give_back(self._player_id)  # the room's refusal spends nobody's
+        return False
+
+    def give_back(self) -> None:
+        self._guest.give_back(self._player_id)
+        self._room.give_back(self._code)
 
 
 class Connection:
@@ -469,7 +492,7 @@ class _Session:
                 cid,
                 data.text,
                 reply=reply,
-                allowed=lambda: self.wire.chat_allowed(player.id, code),
+                allowed=self.wire.chat_allowance(player.id, code),
             )
         elif isinstance(data, s.Sit):
             call = room.sit(player.id, player.name, data.seat, cid, reply=reply)

@@ -12,9 +12,11 @@ import pytest
 
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
-from app.rooms.ports import ActionTaken, DealStarted, Op, StandinsChanged
+from app.rooms.ports import ActionTaken, ChatPosted, DealStarted, Op, StandinsChanged
 from app.rooms.room import PLAYING, Room, RoomTimings
 from app.rules import action_to_dict
+from app.transport.ratelimit import PerAddressLimiter
+from app.transport.ws import ChatAllowance
 from tests.rooms.fakes import Inbox, MemoryStore
 
 HOST, GUEST = "host", "guest"
@@ -211,3 +213,36 @@ async def test_commands_caught_by_a_stop_are_answered_not_left_waiting(
         with pytest.raises(RoomError) as refused:
             await asyncio.wait_for(task, 5)
         assert refused.value.code == "room_closed"
+
+
+async def test_a_chat_line_that_failed_to_store_spends_no_allowance(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    """Before, the line's allowance was spent before the commit: a player who met a storage
+    fault and said it again found themselves silenced for a while."""
+    room = await table(manager, guest=True)
+    guests = PerAddressLimiter(rate=0.001, burst=2)
+    rooms = PerAddressLimiter(rate=0.001, burst=10)
+    refuse_first(store, 3, lambda ops: any(isinstance(op, ChatPosted) for op in ops))
+    for _ in range(3):
+        with pytest.raises(RoomError) as failed:
+            await room.say(GUEST, "Guest", None, "hi", allowed=chat(guests, rooms))
+        assert failed.value.code == "server_error"
+    said = [await room.say(GUEST, "Guest", None, "hi", allowed=chat(guests, rooms))]
+    said.append(await room.say(GUEST, "Guest", None, "hi", allowed=chat(guests, rooms)))
+    assert len(store.ops(ChatPosted)) == 2 and said == sorted(said)
+    with pytest.raises(RoomError) as limited:  # the guest's two, and no more
+        await room.say(GUEST, "Guest", None, "hi", allowed=chat(guests, rooms))
+    assert limited.value.code == "rate_limited"
+
+
+def chat(guests: PerAddressLimiter, rooms: PerAddressLimiter) -> ChatAllowance:
+    return ChatAllowance(guests, rooms, GUEST, "room")
+
+
+def test_a_line_the_rooms_allowance_refuses_spends_none_of_the_guests() -> None:
+    guests = PerAddressLimiter(rate=0.001, burst=1)
+    rooms = PerAddressLimiter(rate=0.001, burst=1)
+    assert ChatAllowance(guests, rooms, "other", "room").take()
+    assert not chat(guests, rooms).take()  # the room's is spent
+    assert guests.allow(GUEST)  # the guest's one line is still there
