@@ -181,6 +181,9 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float]
+    command_id: Mapped[str | None] = mapped_column(String(80))
+    """The sender's command id (``StoredChat``), tagged ``s:`` or ``i:`` so that 7 and "7"
+    stay two ids (a JSON column would not: SQLite stores the text ``7`` as a number)."""
 
 
 # ---- accounts, sessions, ratings, quick play (issue 13) ----------------------------------

@@ -264,7 +264,9 @@ class _Statements:
             .values(version=bindparam("version"), updated_at=bindparam("now"))
         )
         self.chat = raw(
-            insert(CHAT).values(**_binds("room_id", "seat", "player_id", "name", "text", "at"))
+            insert(CHAT).values(
+                **_binds("room_id", "seat", "player_id", "name", "text", "at", "command_id")
+            )
         )
         self.prune_chat = raw(_prune_chat(chat_history))
         self.deal = raw(
@@ -793,6 +795,7 @@ class SqlStore:
                         "name": op.name,
                         "text": op.text,
                         "at": op.at,
+                        "command_id": _tagged_id(op.command_id),
                     }
                 )
 
@@ -926,6 +929,7 @@ def _read_rooms(
             CHAT.c.name,
             CHAT.c.text,
             CHAT.c.at,
+            CHAT.c.command_id,
             func.row_number()
             .over(partition_by=CHAT.c.room_id, order_by=CHAT.c.id.desc())
             .label("newest"),
@@ -935,12 +939,12 @@ def _read_rooms(
     )
     chat: dict[int, list[StoredChat]] = {room_id: [] for room_id in rooms}
     chat_rows = connection.execute(
-        select(*list(ranked.c)[1:7])
+        select(*list(ranked.c)[1:8])
         .where(ranked.c.newest <= chat_history)
         .order_by(ranked.c.room_id, ranked.c.id)
     )
-    for room_id, seat, player_id, name, line, at in chat_rows:
-        chat[room_id].append(StoredChat(seat, player_id, name, line, at))
+    for room_id, seat, player_id, name, line, at, command_id in chat_rows:
+        chat[room_id].append(StoredChat(seat, player_id, name, line, at, _untagged_id(command_id)))
     current = select(ROOMS.c.current_match_id).where(wanted)
     matches = {
         match_id: row
@@ -1053,6 +1057,19 @@ def _read_rooms(
             votes=_read_votes(votes),
         )
     return loaded
+
+
+def _tagged_id(command_id: str | int | None) -> str | None:
+    """A command id as stored (``chat_messages.command_id``): its type, then its text."""
+    if command_id is None:
+        return None
+    return f"i:{command_id}" if isinstance(command_id, int) else f"s:{command_id}"
+
+
+def _untagged_id(stored: str | None) -> str | int | None:
+    if stored is None:
+        return None
+    return int(stored[2:]) if stored.startswith("i:") else stored[2:]
 
 
 def _epoch_seconds(at: datetime) -> float:

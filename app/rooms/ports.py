@@ -189,6 +189,8 @@ class ChatPosted:
     name: str
     text: str
     at: float
+    command_id: str | int | None = None
+    """The sender's id for the command (``StoredChat``)."""
 
 
 Op = (
@@ -250,6 +252,9 @@ class StoredChat:
     name: str
     text: str
     at: float
+    command_id: str | int | None = None
+    """The sender's id for the command that said it: a restored room still knows it was
+    applied, so the line sent again after a restart or a take-over is a ``duplicate``."""
 
 
 @dataclass(frozen=True, slots=True)

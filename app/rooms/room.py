@@ -192,6 +192,8 @@ class Room:
             next_seed=stored.next_seed,
         )
         room.chat = [_chat_dict(c) for c in stored.chat]
+        for line in stored.chat:  # oldest first, as they were said
+            room._remember(line.player_id, line.command_id)
         if stored.status == PLAYING:  # a match's: those of a match over are stale
             room.standins = set(stored.standins)
         room._away_since = dict(stored.away)
@@ -1107,7 +1109,7 @@ class Room:
             raise RoomError("not_seated", "Only the players at the table write in its chat.")
         if allowed is not None and not allowed.take():
             raise RoomError("rate_limited", "Too many chat lines: wait a little.")
-        line = ChatPosted(seat, player_id, name, text, time.time())
+        line = ChatPosted(seat, player_id, name, text, time.time(), command_id)
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
         try:
             await self._commit([line], [Event(0, "chat", entry)])

@@ -1,6 +1,7 @@
 """Durability checks at the database level: a commit whose outcome is unknown is settled by what
 was stored, also when it does not raise the room's version (a room's own seed for its next deal,
-``_commit_next_seed``, is stored with no event); and what a restored room rebuilds."""
+``_commit_next_seed``, is stored with no event); and what a restored room rebuilds, including
+which chat commands it already applied."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from app.rooms.errors import RoomError
 from app.rooms.ports import ShuffleCommitted
 from tests.db.test_store import add_player, running
 from tests.db.test_store_faults import Faulty, some_rooms
@@ -76,3 +78,30 @@ async def test_a_stand_in_is_still_there_after_a_restart(database_url: str) -> N
         again = await manager.get(code)
         assert again is not None
         assert [s["standin"] for s in again.summary()["seats"]] == [False] * 4
+
+
+async def test_a_chat_line_sent_again_after_a_restart_is_a_duplicate(database_url: str) -> None:
+    """The room remembered the ids of the commands it applied in memory only: a line sent
+    again with its id after a restart or a take-over (its ack lost with the old node) was
+    stored and shown twice. The ids of the lines it keeps are stored with them now."""
+    await add_player(database_url, "host")
+    async with running(database_url) as (manager, _store):
+        room = await manager.create(
+            "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+        )
+        await room.say("host", "Host", "c1", "hello")
+        await room.say("host", "Host", 7, "seven")
+        code = room.config.code
+    async with running(database_url) as (manager, _store):
+        restored = await manager.get(code)
+        assert restored is not None
+        for command_id, text in (("c1", "hello"), (7, "seven")):
+            with pytest.raises(RoomError) as refused:
+                await restored.say("host", "Host", command_id, text)
+            assert refused.value.code == "duplicate"
+        await restored.say("host", "Host", "7", "a string id is another id")
+        assert [line["text"] for line in restored.chat] == [
+            "hello",
+            "seven",
+            "a string id is another id",
+        ]
