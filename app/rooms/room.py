@@ -1061,8 +1061,13 @@ class Room:
         self.seats, self.status, self.match = seats, PLAYING, match
         self.rematch_votes.clear()
         self.conceded = None
+        # Players not at the table when it begins: their grace period starts now, and is
+        # stored so that a restored room goes on with it.
+        since = time.time()
+        absent = [s for s, r in enumerate(seats) if r.player_id and not self._connected(s)]
         ops = [
             *ops,
+            *(AwayChanged(seat, since) for seat in absent),
             StandinsChanged(()),  # the last match's are over (``_finish_match``)
             StatusChanged(PLAYING),
             MatchStarted(
@@ -1078,9 +1083,9 @@ class Room:
         except BaseException:
             self.seats, self.status, self.match, self.rematch_votes, self.conceded = old
             raise
-        for seat, record in enumerate(self.seats):
-            if record.player_id is not None and not self._connected(seat):
-                self._start_away_timer(seat)
+        for seat in absent:
+            self._away_since[seat] = since
+            self._start_away_timer(seat)
         # The match is stored: if its first deal cannot be, it comes with the retry.
         await self._retrying(self._start_deal, self._schedule_next_deal)
 

@@ -249,3 +249,34 @@ async def test_an_away_players_grace_goes_on_from_when_they_left(database_url: s
         inbox = Inbox("host")
         await room.connect(inbox, None)
         await inbox.wait(lambda _frame: 2 in room.standins)
+
+
+async def test_a_player_absent_when_the_match_begins_has_their_grace_go_on(
+    database_url: str,
+) -> None:
+    """A player who sat down and left before the match began was never recorded as away (a
+    disconnection is stored only during a match): a restored room gave them a full grace."""
+    for player in ("host", "guest"):
+        await add_player(database_url, player)
+    grace = RoomTimings().grace_seconds
+    async with running(database_url) as (manager, _store):
+        room = await manager.create(
+            "host",
+            "host",
+            {"preset": "bulgarian"},
+            target=None,
+            public=False,
+            turn_seconds=0,
+            bot_level="random",
+            bots=(1, 3),
+        )
+        await room.sit("guest", "guest", 2)  # and never connects
+        await room.connect(Inbox("host"), None)
+        began = time.time()
+        await room.begin("host", fill_with_bots=False)
+        code = room.config.code
+        assert abs((await away_since(database_url, code))[2] - began) < 2
+    await leave_earlier(database_url, code, 2, grace - 20)
+    async with running(database_url) as (manager, _store):
+        room = await restored(manager, code)
+        assert abs(room._away_timers[2].deadline - (began + 20)) < 2
