@@ -69,11 +69,23 @@ async def orm_load(session: AsyncSession, code: str, chat_history: int) -> Store
         version=room.version,
         seats=tuple(SeatRecord(s.player_id, s.name, s.bot) for s in seats),
         match=match,
-        chat=tuple(StoredChat(c.seat, c.player_id, c.name, c.text, c.at) for c in reversed(chat)),
+        chat=tuple(
+            StoredChat(c.seat, c.player_id, c.name, c.text, c.at, stored_id(c.command_id))
+            for c in reversed(chat)
+        ),
         next_seed=room.next_seed,
         standins=tuple(s.seat for s in seats if s.standin),
+        away=tuple((s.seat, utc_seconds(s.away_since) or 0.0) for s in seats if s.away_since),
         votes=None if room.votes is None else orm_votes(room.votes),
     )
+
+
+def stored_id(tagged: str | None) -> str | int | None:
+    """A chat line's command id as stored: ``i:`` an integer's text, ``s:`` a string."""
+    if tagged is None:
+        return None
+    kind, _, text = tagged.partition(":")
+    return int(text) if kind == "i" else text
 
 
 def orm_votes(stored: dict[str, Any]) -> TableVotes:
@@ -166,8 +178,8 @@ async def into_second_deal(manager: RoomManager) -> str:
     )
     inbox = Inbox("host")
     await room.connect(inbox, None)
-    for i in range(CHAT_HISTORY + 2):  # more lines than a room keeps
-        await room.say("host", "Host", None, f"line {i}")
+    for i in range(CHAT_HISTORY + 2):  # more lines than a room keeps; ids of both kinds
+        await room.say("host", "Host", i if i % 2 else f"c{i}", f"line {i}")
     await room.contribute("host", next_commitment(inbox.frames[0]), ENTROPY)
     await room.begin("host", fill_with_bots=False)
     host = room.seat_of("host")
@@ -216,6 +228,11 @@ async def test_the_batch_load_builds_what_the_orm_load_built(database_url: str) 
                 update(m.Room).where(m.Room.code == playing).values(votes=votes)
             )
             room_id = select(m.Room.id).where(m.Room.code == playing).scalar_subquery()
+            await connection.execute(  # a seat's player away since a known time
+                update(m.Seat)
+                .where(m.Seat.room_id == room_id, m.Seat.seat == 2)
+                .values(away_since=datetime(2026, 12, 4, 12, 0, tzinfo=UTC))
+            )
             await connection.execute(  # a line of no seat (stored by an older version)
                 insert(m.ChatMessage).values(
                     room_id=room_id, seat=None, player_id="host", name="Host", text="old", at=1.5
@@ -238,6 +255,8 @@ async def test_the_batch_load_builds_what_the_orm_load_built(database_url: str) 
         assert loaded.match.deals[0].contributions == ({"seat": 0, "entropy": ENTROPY},)
         assert [c.text for c in loaded.chat] == ["line 3", "line 4", "old"]
         assert [c.seat for c in loaded.chat] == [0, 0, None]
+        assert [c.command_id for c in loaded.chat] == [3, "c4", None]
+        assert loaded.away == ((2, datetime(2026, 12, 4, 12, 0, tzinfo=UTC).timestamp()),)
         assert loaded.next_seed is not None and loaded.seats[0].player_id == "host"
         assert batch[waiting].match is None and batch[waiting].config.target == 501
         assert loaded.votes == TableVotes("x", 2, (), (1, 3), (0,))
