@@ -176,6 +176,15 @@ async def new_guest(http: httpx.AsyncClient, name: str) -> Guest:
     return Guest(body["id"], body["name"], body["token"])
 
 
+async def new_account(http: httpx.AsyncClient, name: str) -> Guest:
+    """A guest made an account (its token signed in), as rated play asks of every seat."""
+    guest = await new_guest(http, name)
+    body = {"username": f"{name}-{guest.id}"[:32], "password": "correct horse battery"}
+    response = await http.post("/api/accounts", json=body, headers=guest.auth)
+    assert response.status_code == 201, response.text
+    return guest
+
+
 @dataclass
 class WsClient:
     """A test client that keeps every frame it received, for the leak scan."""

@@ -39,6 +39,7 @@ STATUS = {
     "weak_password": 422,
     "login_limited": 429,
     "not_host": 403,
+    "account_required": 403,
     "not_seated": 403,
     "unknown_room": 404,
     "unknown_match": 404,
@@ -60,7 +61,8 @@ MEANING = {
     400: "`http_error`: the body is not JSON.",
     401: "`not_authenticated` (no Bearer token), `bad_token` (an unknown one) or `bad_login` "
     "(a wrong username or password: the same answer for both).",
-    403: "`not_host` or `not_seated`: the room does not let you do that.",
+    403: "`not_host` or `not_seated`: the room does not let you do that; `account_required`: "
+    "rated play is for signed-in accounts, not guests.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `match_in_progress`, `username_taken`, "

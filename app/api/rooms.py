@@ -112,7 +112,7 @@ async def rules() -> dict[str, Any]:
     status_code=201,
     response_model=VersionOut,
     dependencies=[SignedInCreationLimit],
-    responses=responses(400, 401, 429),
+    responses=responses(400, 401, 403, 429),
 )
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:
     """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
@@ -120,6 +120,9 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
     turn = settings.default_turn_seconds if body.turn_seconds is None else body.turn_seconds
     if turn > settings.max_turn_seconds:
         raise RoomError("bad_request", f"The turn timer is at most {settings.max_turn_seconds} s.")
+    if body.rated and not player.account:
+        # Guests cost nothing to make: one person could seat their own and farm a rating.
+        raise RoomError("account_required", "Sign in to create a rated room.")
     if body.rated and turn == 0:
         # With no clock a player who is losing could stay and never act: the match would never
         # end, and a rating would never be lost (leaving does not save one, §8.2).
@@ -173,7 +176,7 @@ async def take_seat(
 ) -> VersionOut:
     """Sit in an empty seat, or move to it from your current one (before the match)."""
     room = await _room(services, code)
-    await room.sit(player.id, player.name, seat)
+    await room.sit(player.id, player.name, seat, account=player.account)
     return _out(room)
 
 

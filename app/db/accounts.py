@@ -188,7 +188,7 @@ class Accounts:
             await session.execute(_oldest_beyond_cap(account.player_id))
             row = await session.get(m.Player, account.player_id)
             assert row is not None
-        return SignedIn(Player(row.id, row.name), account.username, token)
+        return SignedIn(Player(row.id, row.name, account=True), account.username, token)
 
     async def logout(self, token: str) -> None:
         """Revoke the session holding ``token``; a guest token is not a session."""

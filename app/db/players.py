@@ -40,14 +40,22 @@ class Players:
         """A guest's own token, or the token of one of an account's signed-in devices."""
         digest = hash_token(token)
         async with self._sessions() as session:
-            row = await session.scalar(select(m.Player).where(m.Player.token_hash == digest))
-            if row is None:
-                row = await session.scalar(
-                    select(m.Player)
-                    .join(m.AccountSession, m.AccountSession.player_id == m.Player.id)
-                    .where(m.AccountSession.token_hash == digest)
+            found = (
+                await session.execute(
+                    select(m.Player, m.Account.player_id)
+                    .outerjoin(m.Account, m.Account.player_id == m.Player.id)
+                    .where(m.Player.token_hash == digest)
                 )
-        return None if row is None else Player(row.id, row.name)
+            ).first()
+            if found is not None:
+                guest, account = found
+                return Player(guest.id, guest.name, account is not None)
+            row = await session.scalar(
+                select(m.Player)
+                .join(m.AccountSession, m.AccountSession.player_id == m.Player.id)
+                .where(m.AccountSession.token_hash == digest)
+            )
+        return None if row is None else Player(row.id, row.name, account=True)
 
     async def live_tokens(self, tokens: Collection[str]) -> set[str]:
         """Of ``tokens``, those that still resolve (``by_token``): the open sockets of the

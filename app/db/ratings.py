@@ -126,10 +126,15 @@ class Ratings:
             if not (room_rated and match.finished and match.scoresheet):
                 return False
             seats = (
-                await session.scalars(select(m.MatchSeat).where(m.MatchSeat.match_id == match_id))
+                await session.execute(
+                    select(m.MatchSeat, m.Account.player_id)
+                    .outerjoin(m.Account, m.Account.player_id == m.MatchSeat.player_id)
+                    .where(m.MatchSeat.match_id == match_id)
+                )
             ).all()
             sides = rated_sides(
-                match.rules, [MatchSeatInfo(s.seat, s.player_id, s.bot) for s in seats]
+                match.rules,
+                [MatchSeatInfo(s.seat, s.player_id, s.bot, a is not None) for s, a in seats],
             )
             if sides is None:
                 return False
@@ -219,13 +224,14 @@ class Ratings:
         return Skill().ordinal if row is None else Skill(row.mu, row.sigma).ordinal
 
     async def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The best rated players of a preset, best first."""
+        """The best rated players of a preset, best first: accounts only (a guest's rating,
+        from before rated play needed an account, is not ranked)."""
         async with self._sessions() as session:
             rows = (
                 await session.execute(
                     select(m.Rating, m.Player.name, m.Account.username, ORDINAL)
                     .join(m.Player, m.Player.id == m.Rating.player_id)
-                    .outerjoin(m.Account, m.Account.player_id == m.Rating.player_id)
+                    .join(m.Account, m.Account.player_id == m.Rating.player_id)
                     .where(m.Rating.preset == preset)
                     .order_by(ORDINAL.desc(), m.Rating.player_id)
                     .limit(limit)

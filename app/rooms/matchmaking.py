@@ -132,6 +132,8 @@ class Matchmaker:
     ) -> dict[str, Any]:
         if preset not in PRESETS:
             raise RoomError("bad_rules", f"Presets are {', '.join(PRESETS)}.")
+        if rated and not player.account:  # as for a rated room (``Room.sit``)
+            raise RoomError("account_required", "Sign in to play rated matches.")
         if not WAIT_MIN <= wait_seconds <= WAIT_MAX:
             raise RoomError(
                 "bad_request", f"Wait between {WAIT_MIN:g} and {WAIT_MAX:g} seconds for players."
@@ -204,8 +206,9 @@ class Matchmaker:
             turn_seconds=self._turn_seconds,
             rated=rated,
         )
+        # Only accounts join a rated queue (``join``), so at a rated table everyone has one.
         for seat, ticket in enumerate(tickets[1:], start=1):
-            await room.sit(ticket.player_id, ticket.name, seat)
+            await room.sit(ticket.player_id, ticket.name, seat, account=rated)
         return room
 
 

@@ -22,6 +22,9 @@ class Player:
 
     id: str
     name: str
+    account: bool = False
+    """Signed up (a username and password), not a guest: only accounts play rated matches,
+    since anyone can make guests without end (docs/protocol.md, "Ratings")."""
 
 
 class Allowance(Protocol):

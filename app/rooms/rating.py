@@ -38,12 +38,15 @@ class MatchSeatInfo:
     seat: int
     player_id: str | None
     bot: bool
+    account: bool = False
+    """The seat's player has an account (``app.rooms.ports.Player``): guests are never rated."""
 
 
 def rated_sides(rules: Mapping[str, Any], seats: Sequence[MatchSeatInfo]) -> list[list[str]] | None:
     """The player ids of each side, in the order of ``Ruleset.sides``; None when the match
     cannot be rated: a seat held by a bot (chosen at the start or filled in because it was
-    empty), a seat without a person, or one person in two seats."""
+    empty), a seat without a person, a guest's seat (anyone can make guests, so one person
+    could seat their own to lose to them), or one person in two seats."""
     ruleset = Ruleset.from_dict(dict(rules))
     by_seat = {s.seat: s for s in seats}
     sides: list[list[str]] = []
@@ -51,7 +54,7 @@ def rated_sides(rules: Mapping[str, Any], seats: Sequence[MatchSeatInfo]) -> lis
         side = []
         for seat in team:
             info = by_seat.get(seat)
-            if info is None or info.bot or info.player_id is None:
+            if info is None or info.bot or info.player_id is None or not info.account:
                 return None
             side.append(info.player_id)
         sides.append(side)

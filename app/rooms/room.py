@@ -431,9 +431,14 @@ class Room:
         seat: int,
         command_id: CommandId | None = None,
         *,
+        account: bool = False,
         reply: Reply | None = None,
     ) -> int:
-        return await self._call(lambda: self._sit(player_id, name, seat, command_id), reply)
+        """Take ``seat`` before the match; ``account``: the player has one (``Player``), which
+        a rated room asks of everyone who sits in it."""
+        return await self._call(
+            lambda: self._sit(player_id, name, seat, command_id, account), reply
+        )
 
     async def leave(
         self, player_id: str, command_id: CommandId | None = None, *, reply: Reply | None = None
@@ -934,7 +939,9 @@ class Room:
 
     # ---- seats and starting ------------------------------------------------------------
 
-    async def _sit(self, player_id: str, name: str, seat: int, command_id: CommandId | None) -> int:
+    async def _sit(
+        self, player_id: str, name: str, seat: int, command_id: CommandId | None, account: bool
+    ) -> int:
         self._check_seat_number(seat)
         self._check_fresh(player_id, command_id)
         current = self.seat_of(player_id)
@@ -943,6 +950,8 @@ class Room:
             return self.version
         if self.status != WAITING:
             raise RoomError("match_in_progress", "Seats can change only before the match starts.")
+        if self.config.rated and not account:
+            raise RoomError("account_required", "Sign in to play rated matches.")
         target = self.seats[seat]
         if target.player_id is not None or target.bot:
             raise RoomError("seat_taken", f"Seat {seat} is taken.")

@@ -351,6 +351,7 @@ class _Session:
         self.refusals = TokenBucket(limits.flood_refusals_per_second, limits.flood_refusals)
         self.hello_deadline = asyncio.get_running_loop().time() + limits.hello_seconds
         self.joined = False
+        self.token: str | None = None
         self.unwatch: Callable[[], None] = lambda: None
 
     async def read_loop(self, websocket: WebSocket) -> None:
@@ -455,6 +456,7 @@ class _Session:
             if player is None:
                 raise RoomError("bad_token", "The token is not known; create a player first.")
             self.connection.player = player
+            self.token = hello.token
         await self.room.connect(self.connection, hello.v)
         self.joined = True
         if hello.token is not None and self.wire.tokens is not None:
@@ -463,6 +465,15 @@ class _Session:
                 hello.token, lambda: connection.close(CLOSE_SIGNED_OUT, "signed out")
             )
         return self.room.version
+
+    async def _signed_up_since(self, player: Player) -> Player:
+        """The guest as they are now: one who made an account (on another page) since this
+        connection's hello may sit in a rated room without reconnecting."""
+        now = None if self.token is None else await self.players.by_token(self.token)
+        if now is None or now.id != player.id:
+            return player
+        self.connection.player = now
+        return now
 
     def _require_player(self) -> Player:
         if not self.joined:
@@ -495,7 +506,11 @@ class _Session:
                 allowed=self.wire.chat_allowance(player.id, code),
             )
         elif isinstance(data, s.Sit):
-            call = room.sit(player.id, player.name, data.seat, cid, reply=reply)
+            if room.config.rated and not player.account:
+                player = await self._signed_up_since(player)
+            call = room.sit(
+                player.id, player.name, data.seat, cid, account=player.account, reply=reply
+            )
         elif isinstance(data, s.Bot):
             call = room.set_bot(player.id, data.seat, data.on, cid, reply=reply)
         elif isinstance(data, s.Start):

@@ -3,7 +3,7 @@ import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
-import { dotItem, dots, go, seatName, showError, toast, tokenRefused } from "./ui.js";
+import { accountNote, dotItem, dots, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
@@ -199,7 +199,7 @@ function createForm(rules) {
 
   // A rated room needs a turn timer (the server says `rated_needs_clock` otherwise): "No timer"
   // is not offered while the box is ticked.
-  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated", disabled: !getPlayer()?.username });
   rated.addEventListener("change", () => {
     turn.querySelector('option[value="0"]').disabled = rated.checked;
     if (rated.checked && turn.value === "0") turn.value = "30";
@@ -216,6 +216,7 @@ function createForm(rules) {
     bots,
     h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
     h("label", { class: "check" }, rated, " ", t("rated_room")),
+    accountNote(),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {

@@ -5,7 +5,7 @@ import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { go, showError, toast, tokenRefused } from "./ui.js";
+import { accountNote, go, showError, toast, tokenRefused } from "./ui.js";
 
 const WAITS = [15, 30, 60, 120];
 
@@ -13,7 +13,7 @@ const WAITS = [15, 30, 60, 120];
 export function quickPlayPanel(presets) {
   let timer = null;
   const preset = h("select", { id: "qp-preset", name: "qp_preset" }, presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
-  const rated = h("input", { type: "checkbox", id: "qp-rated", name: "qp_rated" });
+  const rated = h("input", { type: "checkbox", id: "qp-rated", name: "qp_rated", disabled: !getPlayer()?.username });
   const wait = h("select", { id: "qp-wait", name: "qp_wait" }, WAITS.map((n) => h("option", { value: String(n), text: t("seconds", { n }) })));
   wait.value = "30";
   const body = h("div", { class: "qp-body" });
@@ -35,6 +35,7 @@ export function quickPlayPanel(presets) {
       h("div", { class: "field" }, h("label", { for: "qp-preset", text: t("preset") }), preset),
       h("div", { class: "field" }, h("label", { for: "qp-wait", text: t("wait_for_players") }), wait),
       h("label", { class: "check" }, rated, " ", t("rated")),
+      accountNote(),
       button,
     );
     form.addEventListener("submit", async (event) => {

@@ -14,7 +14,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { announce, banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
+import { accountNote, announce, banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -707,7 +707,7 @@ export function showRoom(app, code) {
     if (!deal) {
       const parts = [];
       if (room.status === "waiting") {
-        if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }));
+        if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }), room.rated ? accountNote() : null);
         if (actsAsHost()) {
           if (!isHost()) parts.push(h("p", { class: "note", text: t("host_away") }));
           // A rated room's match counts only with people in every seat: its empty seats are

@@ -117,3 +117,11 @@ export function seatName(room, seat) {
   if (record.bot) return `${t("bot")} ${seat + 1}`;
   return t("empty_seat");
 }
+
+/** Where rated play is offered to a guest: it needs an account (the server answers
+ * `account_required`: guests cost nothing to make, so one person could farm a rating with
+ * their own), and the note says where to make one. Null for an account. */
+export function accountNote() {
+  if (getPlayer()?.username) return null;
+  return h("p", { class: "note account-note" }, t("rated_needs_account"), " ", h("a", { href: "#/account", text: t("make_account") }));
+}

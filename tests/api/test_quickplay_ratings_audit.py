@@ -6,7 +6,7 @@ import httpx
 
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
-from tests.conftest import new_guest, serve
+from tests.conftest import new_account, new_guest, serve
 
 
 async def test_quick_play_requests_share_the_addresss_allowance_of_new_rooms(
@@ -36,7 +36,7 @@ async def test_a_rated_room_has_a_turn_timer(settings: Settings) -> None:
     """With no turn timer a player who was losing a rated match could stay and never act: the
     match never ended, and the rating was never lost (leaving does not save one, §8.2)."""
     async with serve(settings) as server, httpx.AsyncClient(base_url=server.url) as http:
-        host = await new_guest(http, "Host")
+        host = await new_account(http, "Host")
         for body in ({"rated": True}, {"rated": True, "turn_seconds": 0}):  # the default is 0 here
             refused = await http.post("/api/rooms", json=body, headers=host.auth)
             assert code_of(refused) == (422, "rated_needs_clock")
@@ -48,7 +48,7 @@ async def test_a_rated_room_has_a_turn_timer(settings: Settings) -> None:
         casual = await http.post("/api/rooms", json={"turn_seconds": 0}, headers=host.auth)
         assert casual.status_code == 201
 
-        people = [await new_guest(http, f"P{n}") for n in range(4)]
+        people = [await new_account(http, f"P{n}") for n in range(4)]
         body = {"preset": "bulgarian", "rated": True, "wait_seconds": 60}
         answers = [
             (await http.post("/api/quickplay", json=body, headers=p.auth)).json() for p in people

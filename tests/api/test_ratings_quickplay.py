@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.conftest import new_guest
+from tests.conftest import Server, new_account, new_guest, ws_client
 
 
 def code_of(response: httpx.Response) -> tuple[int, str]:
@@ -26,7 +26,7 @@ async def test_leaderboards_and_profiles(http: httpx.AsyncClient) -> None:
 
 
 async def test_rooms_are_casual_unless_asked(http: httpx.AsyncClient) -> None:
-    host = await new_guest(http, "Host")
+    host = await new_account(http, "Host")
     casual = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]
     body = {"rated": True, "turn_seconds": 60}
     rated = (await http.post("/api/rooms", json=body, headers=host.auth)).json()
@@ -35,8 +35,33 @@ async def test_rooms_are_casual_unless_asked(http: httpx.AsyncClient) -> None:
     assert fetched.json()["room"]["rated"] is True
 
 
+async def test_rated_play_needs_an_account(http: httpx.AsyncClient) -> None:
+    """Guests cost nothing to make: one person seating their own guests and losing to them
+    would farm a rating. A guest may not make a rated room, sit in one or ask for a rated
+    quick-play table (§8.2), and nothing is made or changed; casual play is open to them."""
+    guest, host = await new_guest(http, "Guest"), await new_account(http, "Host")
+    body = {"rated": True, "turn_seconds": 60}
+    refused = await http.post("/api/rooms", json=body, headers=guest.auth)
+    assert code_of(refused) == (403, "account_required")
+    assert "sign in" in refused.json()["error"]["message"].lower()
+    asked = {"preset": "bulgarian", "rated": True}
+    assert code_of(await http.post("/api/quickplay", json=asked, headers=guest.auth)) == (
+        403,
+        "account_required",
+    )
+    assert code_of(await http.get("/api/quickplay", headers=guest.auth)) == (404, "not_queued")
+    made = (await http.post("/api/rooms", json=body, headers=host.auth)).json()
+    code, version = made["room"]["code"], made["v"]
+    sit = await http.put(f"/api/rooms/{code}/seats/1", headers=guest.auth)
+    assert code_of(sit) == (403, "account_required")
+    after = (await http.get(f"/api/rooms/{code}")).json()
+    assert after["v"] == version and after["room"]["seats"][1]["player"] is None
+    casual = await http.post("/api/rooms", json={}, headers=guest.auth)
+    assert casual.status_code == 201
+
+
 async def test_quick_play_waits_answers_and_leaves(http: httpx.AsyncClient) -> None:
-    one, two = await new_guest(http, "One"), await new_guest(http, "Two")
+    one, two = await new_account(http, "One"), await new_account(http, "Two")
     assert code_of(await http.get("/api/quickplay", headers=one.auth)) == (404, "not_queued")
     assert code_of(await http.post("/api/quickplay", json={})) == (401, "not_authenticated")
     bad = await http.post("/api/quickplay", json={"preset": "chess"}, headers=one.auth)
@@ -58,3 +83,26 @@ async def test_quick_play_waits_answers_and_leaves(http: httpx.AsyncClient) -> N
     left = await http.delete("/api/quickplay", headers=one.auth)
     assert left.status_code == 204
     assert code_of(await http.get("/api/quickplay", headers=one.auth)) == (404, "not_queued")
+
+
+async def test_a_guest_who_signs_up_may_then_sit_in_a_rated_room(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """Over the socket too a guest is refused a rated room's seat, with one error and the
+    seats unchanged; made an account on another page meanwhile (the same token), the next
+    try is taken without reconnecting."""
+    host, guest = await new_account(http, "Host"), await new_guest(http, "Late")
+    body = {"rated": True, "turn_seconds": 60}
+    code = (await http.post("/api/rooms", json=body, headers=host.auth)).json()["room"]["code"]
+    async with ws_client(server, code, guest.token) as client:
+        before = client.version
+        refused = await client.reply(await client.send("sit", {"seat": 2}))
+        assert (refused["t"], refused["d"]["code"]) == ("error", "account_required")
+        assert client.version == before
+        credentials = {"username": f"late-{guest.id}", "password": "correct horse battery"}
+        claimed = await http.post("/api/accounts", json=credentials, headers=guest.auth)
+        assert claimed.status_code == 201
+        taken = await client.reply(await client.send("sit", {"seat": 2}))
+        assert taken["t"] == "ack"
+    room = (await http.get(f"/api/rooms/{code}")).json()["room"]
+    assert room["seats"][2]["player"]["id"] == guest.id

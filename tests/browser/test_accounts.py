@@ -1,9 +1,10 @@
 """Accounts, ratings and quick play in a real Chromium (issue 13).
 
-Four browser contexts (four guests) play a rated match to a target of 1, so that the first deal
-that scores ends it; then one of them claims an account and logs in from a fresh context, which
-finds the match and the ratings there. Two more contexts press "Play now" for the same game and
-land at one table.
+Four browser contexts play a rated match to a target of 1, so that the first deal that scores
+ends it. Rated play is for accounts (docs/protocol.md §8.2): a guest's lobby offers it disabled,
+with a link to make an account; one of the four makes hers through the account page, the others
+through the API, and she later logs in from a fresh context, which finds the match and the
+ratings there. Two more contexts press "Play now" for the same game and land at one table.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def act(page: Any) -> None:
 
 
 def play_rated_match(pages: list[Any]) -> str:
-    """Seat the four pages' guests in a rated room to 1 point, play it out; the match id."""
+    """Seat the four pages' players (accounts) in a rated room to 1 point, play it out; the
+    match id."""
     host = pages[0]
+    host.goto("/")
     host.wait_for_selector("#create-form")
     host.check("#rated")
     code = ui.create_room(host, target=1, timer=120)  # a rated room has a turn timer
@@ -93,8 +96,24 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     pages = [new_page() for _ in range(4)]
     for page, name in zip(pages, ("Ana", "Boris", "Cveta", "Dimo"), strict=True):
         ui.set_name(page, name)
-    match_id = play_rated_match(pages)
     ana = pages[0]
+    # A guest is not offered rated play: the boxes are disabled and a note links to the
+    # account page.
+    ana.wait_for_selector("#qp-form")
+    for box in ("#rated", "#qp-rated"):
+        assert ana.is_disabled(box)
+    assert len(ana.query_selector_all(".account-note a[href='#/account']")) == 2
+    # Ana makes her account on that page; the others through the API.
+    ana.click(".account-note a")
+    ana.fill("#claim-form-username", "ana_k")
+    ana.fill("#claim-form-password", PASSWORD)
+    ana.click("#claim-form button[type=submit]")
+    ana.wait_for_selector("#signed-in-as")
+    assert "ana_k" in ana.inner_text("#signed-in-as")
+    ana_id = player_of(ana)["id"]
+    for page, name in zip(pages[1:], ("boris", "cveta", "dimo"), strict=True):
+        ui.sign_up(page, name, PASSWORD)
+    match_id = play_rated_match(pages)
     match = ana.request.get(f"/api/matches/{match_id}", headers=ui.auth(ana)).json()
     winner = match["winner"]
     expected = expected_ratings(winner)
@@ -113,17 +132,9 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
         assert page.inner_text("#stat-win-rate") == ("100 %" if won else "0 %")
     ana.screenshot(path=str(artifacts / "profile-en.png"), full_page=True)
 
-    # Ana, a guest with a match behind her, claims her identity as an account ...
+    # Ana's history has the match. She starts a game against bots and leaves it running ...
     ana.goto("/#/history")
     ana.wait_for_selector(f"tr[data-match='{match_id}']")
-    ana.click("#nav-account")
-    ana.fill("#claim-form-username", "ana_k")
-    ana.fill("#claim-form-password", PASSWORD)
-    ana.click("#claim-form button[type=submit]")
-    ana.wait_for_selector("#signed-in-as")
-    assert "ana_k" in ana.inner_text("#signed-in-as")
-    ana_id = player_of(ana)["id"]
-    # She starts a game against bots and leaves it running.
     ana.goto("/")
     table = ui.create_room(ana, bots=(1, 2, 3), timer=60)
     ui.start(ana)

@@ -195,3 +195,30 @@ def play_stack(page: Any) -> str:
     page.click(f"#my-stacks .card[data-card='{cards[0]}']")
     wait_changed(page, before)
     return cards[0]
+
+
+def player_id(page: Any) -> str:
+    """The id of the page's player (guest or account), as the browser keeps it."""
+    return str(page.evaluate("() => JSON.parse(localStorage.getItem('belote.player')).id"))
+
+
+SIGN_UP = """async ({username, password}) => {
+  const player = JSON.parse(localStorage.getItem('belote.player'));
+  const response = await fetch('/api/accounts', {
+    method: 'POST',
+    headers: {'Content-Type': 'application/json', Authorization: `Bearer ${player.token}`},
+    body: JSON.stringify({username, password}),
+  });
+  if (!response.ok) throw new Error(`sign-up: ${response.status} ${await response.text()}`);
+  const account = await response.json();
+  localStorage.setItem('belote.player', JSON.stringify({...player, username: account.username}));
+  window.dispatchEvent(new Event('belote:identity'));
+  return account.username;
+}"""
+
+
+def sign_up(page: Any, username: str, password: str) -> None:
+    """Make the page's guest an account through the REST API, from inside the page, and keep
+    the username as the account page's form does (js/account.js): the same player, id and
+    token, now signed in."""
+    assert page.evaluate(SIGN_UP, {"username": username, "password": password}) == username

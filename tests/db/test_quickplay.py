@@ -103,7 +103,8 @@ async def nodes(database_url: str) -> AsyncIterator[tuple[Node, Node, Clock]]:
 
 
 def player(name: str) -> Player:
-    return Player(name, name.upper())
+    """Someone with an account: rated tables take nobody else (§8.2)."""
+    return Player(name, name.upper(), account=True)
 
 
 async def test_players_on_two_nodes_land_at_one_table(nodes: tuple[Node, Node, Clock]) -> None:

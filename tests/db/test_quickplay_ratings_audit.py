@@ -20,6 +20,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker, Ticket
 from app.rooms.room import RoomTimings
 from tests.db.test_quickplay import T0, Clock, Node, nodes, player, ticket
+from tests.db.test_ratings import accounts_of
 from tests.rooms.fakes import Inbox
 from tests.rooms.test_room import finished
 
@@ -119,6 +120,8 @@ async def test_a_rated_quick_play_table_is_rated_after_a_leave_and_a_concession(
     async with sessions.begin() as session:
         for name in "abcd":
             session.add(m.Player(id=name, name=name.upper(), token_hash=name * 16))
+        await session.flush()
+        session.add_all(accounts_of("abcd"))
     store = SqlStore(engine)
     store.start()
     ratings = Ratings(sessions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import pytest
@@ -27,6 +27,12 @@ from app.rooms.ports import (
 from app.rooms.rating import Skill, places, rate
 
 PEOPLE = ("ann", "bob", "cid", "dan")  # seats 0..3: teams (ann, cid) and (bob, dan)
+GUEST = "gus"  # a guest, with no account
+
+
+def accounts_of(names: Iterable[str]) -> list[m.Account]:
+    """Accounts for these (already stored) players: only accounts are rated (§8.2)."""
+    return [m.Account(player_id=n, username=n, username_key=n, password_hash="x") for n in names]
 
 
 @pytest.fixture
@@ -34,8 +40,10 @@ async def db(database_url: str) -> AsyncIterator[tuple[SqlStore, Ratings]]:
     engine = make_engine(database_url)
     sessions = make_sessionmaker(engine)
     async with sessions.begin() as session:
-        for name in PEOPLE:
+        for name in (*PEOPLE, GUEST):
             session.add(m.Player(id=name, name=name.title(), token_hash=name * 16))
+        await session.flush()
+        session.add_all(accounts_of(PEOPLE))
     store = SqlStore(engine)
     store.start()
     try:
@@ -117,6 +125,38 @@ async def test_casual_rooms_and_matches_with_a_bot_are_not_rated(
     for match_id in ("casual", "bot", "twice"):
         assert await ratings.record(match_id) is False
     assert await ratings.leaderboard("bulgarian") == []
+
+
+async def test_a_match_with_a_guest_in_a_seat_is_not_rated(
+    db: tuple[SqlStore, Ratings],
+) -> None:
+    """Anyone can make guests without end: one person seating their own guests in a rated
+    room and losing to them with those guests would farm a rating. So a guest's seat makes the
+    match casual, however the guest got there (§8.2)."""
+    store, ratings = db
+    with_guest = (*(SeatRecord(p, p.title()) for p in PEOPLE[:3]), SeatRecord(GUEST, "Gus"))
+    await finished_match(store, "guest", seats=with_guest)
+    assert await ratings.record("guest") is False
+    assert await ratings.leaderboard("bulgarian") == []
+    await finished_match(store, "accounts")
+    assert await ratings.record("accounts") is True
+
+
+async def test_the_leaderboard_ranks_accounts_only(
+    db: tuple[SqlStore, Ratings], database_url: str
+) -> None:
+    """A guest's rating from before rated play needed an account stays theirs (the profile
+    shows it) but is not ranked."""
+    store, ratings = db
+    await finished_match(store, "m1")
+    assert await ratings.record("m1") is True
+    engine = make_engine(database_url)
+    async with make_sessionmaker(engine).begin() as session:
+        session.add(m.Rating(player_id=GUEST, preset="bulgarian", mu=60.0, sigma=1.0))
+    await engine.dispose()
+    board = await ratings.leaderboard("bulgarian")
+    assert sorted(row["player"] for row in board) == sorted(PEOPLE)
+    assert all(row["username"] for row in board)
 
 
 async def test_catch_up_rates_what_a_stopped_server_finished(
