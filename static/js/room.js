@@ -263,6 +263,14 @@ export function showRoom(app, code) {
         contribute(d.shuffle, true);
         break;
       case "room":
+        // A new match (a rematch): the last one's scoresheet, result and "played for you"
+        // are not this one's (a snapshot starts afresh the same way).
+        if (S.room && d.match_id !== S.room.match_id) {
+          S.scoresheet = null;
+          S.lastResult = null;
+          S.showResult = false;
+          S.playedForYou = [];
+        }
         S.room = d;
         S.scoresheet = withConcession(S.scoresheet, d);
         if (d.status !== "playing") S.exitAsk = null;

@@ -103,6 +103,18 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
         " && window.__belote.state.room.status === 'playing'",
         arg=first_match,
     )
+    # The rematch starts from nothing: the last match's scores, result and its "the score"
+    # button are gone (they stayed until a reload), as a fresh page shows it.
+    # Until the player's first bid nothing can change them (the bots wait for it).
+    assert page.evaluate("() => window.__belote.state.scoresheet") is None
+    assert page.query_selector("#show-result") is None
+    assert page.query_selector(".winner-row") is None
+    page.wait_for_selector("#felt-score")
+    score = page.inner_text("#felt-score")
+    assert [int(n) for n in re.findall(r"\d+", score)] == [0, 0]
+    page.reload()
+    page.wait_for_selector("#felt-score")
+    assert page.inner_text("#felt-score") == score
 
     # History: the match, its scoresheet, and the replay of its first deal.
     page.click("#nav-history")  # seated in the rematch: leaving asks first
