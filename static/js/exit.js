@@ -36,7 +36,7 @@ export function exitDialog(kind, { close, confirm }) {
     h(
       "div",
       { class: "modal", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "exit-title" },
-      h("h3", { id: "exit-title", text: t(leave ? "leave_title" : "concede_title") }),
+      h("h3", { id: "exit-title", text: t(leave ? "leave_match_title" : "concede_title") }),
       h("p", { text: t(leave ? "leave_match_text" : "concede_text") }),
       h(
         "div",

@@ -1,10 +1,11 @@
 // A room: the waiting table (seats, bots, invite link, start), the game table (hands, trick,
 // bidding, declarations, turn clock), the end of each deal, the scoresheet, chat and rematch.
 // Everything shown comes from the server's frames; legality comes only from `deal.legal`.
+import { get } from "./api.js";
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { houseRuleText, t } from "./i18n.js";
+import { errorText, houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
@@ -14,7 +15,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { accountNote, announce, banner, dotItem, dots, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
+import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -40,13 +41,29 @@ export function bidBubble(bid) {
 export function showRoom(app, code) {
   const player = getPlayer();
   if (!player) {
+    // A friend who followed an invite link before ever choosing a name: say what they were
+    // invited to (the code is the capability that lets them read the room) while they do.
+    const about = h("p", { class: "invite-about", id: "invite-about" });
     app.append(
       h(
         "section",
         { class: "panel narrow" },
-        h("h2", { text: t("name_needed") }),
+        h("h2", { text: t("invite_title") }),
+        about,
+        h("p", { class: "muted", text: t("invite_name") }),
         nameForm(() => go(`#/r/${encodeURIComponent(code)}`)),
       ),
+    );
+    get(`/api/rooms/${encodeURIComponent(code)}`).then(
+      ({ room }) => {
+        const host = room.seats.find((s) => s.player && s.player.id === room.host);
+        const taken = room.seats.filter((s) => s.player || s.bot).length;
+        const words = { game: t(`preset_${room.rules.preset}`), host: host ? host.player.name : "", taken, seats: room.seats.length };
+        about.textContent = t(host ? "invite_about_host" : "invite_about", words);
+      },
+      (error) => {
+        about.textContent = error.code === "unknown_room" ? t("room_gone") : errorText(error.code || "network");
+      },
     );
     return { leave() {} };
   }
@@ -368,8 +385,20 @@ export function showRoom(app, code) {
     else if (status === "reconnecting") banner(t("reconnecting"));
     else if (status === "connecting") banner(t("connecting"));
     else if (status === "gone") {
+      // No room has this code: the page says so once, instead of an empty table, side panels
+      // with nothing in them, and a toast repeating it.
       banner(null);
-      replace(table, h("div", { class: "gone" }, h("p", { text: t("room_gone") }), h("a", { class: "button", href: "#/", text: t("back_to_lobby") })));
+      dropToasts("unknown_room");
+      replace(
+        root,
+        h(
+          "section",
+          { class: "panel narrow gone", id: "gone" },
+          h("h2", { text: t("room_gone") }),
+          h("p", { class: "muted", text: t("room_gone_help") }),
+          h("a", { class: "button primary", href: "#/", text: t("back_to_lobby") }),
+        ),
+      );
     } else {
       banner(null);
       if (status === "reconnected") toast(t("reconnected"), { timeout: 2500 });
@@ -494,7 +523,6 @@ export function showRoom(app, code) {
     const badges = [];
     if (seat === me()) badges.push(h("span", { class: "badge you", role: "img", title: t("side_you"), "aria-label": t("side_you"), text: "★" }));
     if (record.player && record.player.id === room.host) badges.push(h("span", { class: "badge", text: t("host") }));
-    if (record.bot) badges.push(h("span", { class: "badge", text: t("bot") }));
     if (record.player && !record.connected) badges.push(h("span", { class: "badge warn", text: t("away") }));
     if (record.standin) badges.push(h("span", { class: "badge warn", text: t("standin") }));
     if (deal && deal.dealer === seat) badges.push(dealerBadge());
@@ -1047,6 +1075,19 @@ export function showRoom(app, code) {
   }
 
   function onKey(event) {
+    // A dialog is modal: Escape is "Stay", and Tab goes round its own buttons (a re-render
+    // while it is open, each frame of the table, drops the focus to the page).
+    const dialog = document.querySelector("#exit-confirm .modal, #leave-confirm .modal");
+    if (dialog && (event.key === "Escape" || event.key === "Tab")) {
+      event.preventDefault();
+      const buttons = [...dialog.querySelectorAll("button")];
+      if (event.key === "Escape") buttons[0].click(); // "Stay" comes first in both
+      else {
+        const at = buttons.indexOf(document.activeElement);
+        buttons[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length].focus();
+      }
+      return;
+    }
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const bid = event.target && event.target.dataset ? event.target.dataset.bid : undefined;

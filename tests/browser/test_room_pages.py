@@ -1,0 +1,100 @@
+"""The room's page at its edges, as a fresh-eyes review found them: a code no room has, a
+friend who follows an invite before choosing a name, the dialogs before leaving, a bot's seat,
+and a name as long as the form allows on a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def test_a_code_no_room_has_gets_one_clear_page(new_page: Any) -> None:
+    """Before: an empty green table, three empty side panels, a chat box with an unlabelled
+    button, and the same sentence twice (on the table and in a toast)."""
+    page = new_page()
+    ui.set_name(page, "Eve")
+    page.goto("/#/r/NOPE")
+    gone = page.wait_for_selector("#gone")
+    assert gone.inner_text().startswith("This room does not exist.")
+    assert page.query_selector("#table") is None and page.query_selector("#chat") is None
+    assert not [t for t in page.locator(".toast").all_inner_texts() if "does not exist" in t]
+    page.click("#gone a.button")
+    page.wait_for_selector("#create-form")
+
+
+def test_an_invited_friend_without_a_name_sees_what_they_were_invited_to(new_page: Any) -> None:
+    """Before: only "Choose a display name first." — no game, no host, no seats."""
+    host = new_page()
+    ui.set_name(host, "Marta")
+    code = ui.create_room(host, bots=(2, 3))
+    friend = new_page(viewport=PHONE)
+    friend.goto(f"/#/r/{code}")
+    about = friend.wait_for_selector("#invite-about:not(:empty)")
+    assert about.inner_text() == "Bulgarian Belot at Marta's table: 3 of 4 seats taken."
+    friend.fill("#name-input", "Lena")
+    friend.click("#name-form button[type=submit]")
+    friend.wait_for_selector(".seat[data-seat='1'] button.sit")
+    stranger = new_page(locale="fr-FR")
+    stranger.goto("/#/r/NOPE")
+    about = stranger.wait_for_selector("#invite-about:not(:empty)")
+    assert about.inner_text() == "Cette table n'existe pas."
+
+
+def test_a_bots_seat_says_bot_once(new_page: Any) -> None:
+    """Its name is "Bot 3" and its avatar a robot: a "Bot" badge beside made "Bot 3 Bot"."""
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(2,))
+    seat = page.wait_for_selector(".seat[data-seat='2'][data-state=bot]")
+    assert seat.query_selector(".seat-name").inner_text() == "Bot 3"
+    badges = page.locator(".seat[data-seat='2'] .badge").all_inner_texts()
+    assert "Bot" not in badges
+
+
+def test_the_dialogs_before_leaving_are_modal_and_say_which_leaving(new_page: Any) -> None:
+    """Escape is "Stay" and Tab stays on the dialog's buttons (before, Escape did nothing and
+    Tab went on to the page behind); "Leave the match" (a bot at once) and leaving the page (the
+    clock first) are two questions with two titles (before, both "Leave the table?")."""
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    page.click("#leave-match")
+    assert page.inner_text("#exit-title") == "Leave the match?"
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.closest('#exit-confirm') !== null")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#exit-confirm", state="detached")
+    page.click("#nav-history")
+    assert page.inner_text("#leave-title") == "Leave the table?"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#leave-confirm", state="detached")
+    assert page.get_attribute("#room", "data-status") == "playing"
+    assert page.evaluate("() => window.__belote.state.you.seat") == 0
+    assert page.get_attribute(".seat[data-seat='0']", "data-state") == "here"
+
+
+def test_a_name_as_long_as_allowed_never_widens_a_phone_page(new_page: Any) -> None:
+    """A 32-letter word (the form's limit) in "Waiting for …" on the felt and "… to play" beside
+    it made the page 642 px wide on a 390 px phone, so it scrolled sideways."""
+    host = new_page()
+    ui.set_name(host, "W" * 32)
+    code = ui.create_room(host, bots=(1, 2, 3))
+    ui.start(host)
+    host.wait_for_selector("#room[data-my-turn=true]")  # the bots wait for the host's call
+    watcher = new_page(viewport=PHONE)
+    ui.set_name(watcher, "Vera")
+    watcher.goto(f"/#/r/{code}")
+    watcher.wait_for_selector(".waiting-note")
+    watcher.wait_for_selector("#turn-line")
+    assert "W" * 10 in watcher.inner_text(".waiting-note")
+    assert watcher.evaluate(OVERFLOW) <= 0
