@@ -139,7 +139,7 @@ const en = {
   total: "Total",
   outcome: "Outcome",
   outcome_made: "contract made",
-  outcome_inside: "inside",
+  outcome_inside: "contract failed (inside)",
   outcome_tie: "tie: points hang",
   multiplier: "Multiplier",
   rounding: "Rounding",
