@@ -141,9 +141,7 @@ def lobby_with_rows(new_page: Any) -> Any:
     lobby then lists them twice, under "your tables" and the public ones."""
     host = new_page(locale="bg-BG")
     ui.set_name(host, HOST)
-    # Rated rooms are for accounts (a name per call: the server lives for the module).
-    ui.sign_up(host, f"m-{ui.player_id(host)}", "a long enough secret")
-    host.goto("/")  # the lobby drawn again, for an account
+    ui.become_account(host)  # rated rooms are for accounts
     host.check("#rated")
     ui.create_room(host, bots=(1, 2, 3), public=True, timer=60)
     host.goto("/")
@@ -190,9 +188,7 @@ def test_the_table_s_top_line_never_ends_or_starts_a_line_with_a_separator(
     in, the rated badge), which a phone breaks in two or three."""
     host = new_page(locale="bg-BG")
     ui.set_name(host, HOST)
-    # Rated rooms are for accounts (a name per call: the server lives for the module).
-    ui.sign_up(host, f"m-{ui.player_id(host)}", "a long enough secret")
-    host.goto("/")  # the lobby drawn again, for an account
+    ui.become_account(host)  # rated rooms are for accounts
     host.check("#rated")
     ui.create_room(host, bots=(1,), timer=60)
     host.wait_for_selector("#room-top .badge.rated")

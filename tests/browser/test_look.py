@@ -227,6 +227,7 @@ def test_the_rated_badge_stays_on_one_line_at_every_width(new_page: Any) -> None
     room's top line and in the lobby's list, from 320 to 1400 px wide."""
     host = new_page(locale="bg-BG")
     ui.set_name(host, "Ивана")
+    ui.become_account(host)  # rated rooms are for accounts
     host.check("#rated")
     code = ui.create_room(host, bots=(1,), public=True, timer=60)
     host.wait_for_selector("#room-top .badge.rated.off")

@@ -98,3 +98,28 @@ def test_a_name_as_long_as_allowed_never_widens_a_phone_page(new_page: Any) -> N
     watcher.wait_for_selector("#turn-line")
     assert "W" * 10 in watcher.inner_text(".waiting-note")
     assert watcher.evaluate(OVERFLOW) <= 0
+
+
+SIDE_NAMES = """() => [...document.querySelectorAll('.seat:is(.pos-left, .pos-right) .seat-name')]
+  .map((name) => ({name: name.textContent,
+                   whole: name.scrollWidth <= name.clientWidth
+                     && name.scrollHeight <= name.clientHeight}))"""
+
+
+def test_a_phone_s_side_seat_shows_a_long_one_word_name_whole(new_page: Any) -> None:
+    """A phone's side seats are about 50 px wide: "Marguerite" was cut to "Marg…" (and
+    "Benoît" to "Ben…" beside the bidding panel); it now takes two lines, as "Robot" / "4"
+    does."""
+    host = new_page(viewport=PHONE, locale="fr-FR")
+    ui.set_name(host, "Amélie")
+    code = ui.create_room(host, bots=(2, 3))
+    friend = new_page(viewport=PHONE, locale="fr-FR")
+    ui.set_name(friend, "Marguerite")
+    friend.goto(f"/#/r/{code}")
+    friend.click(".seat[data-seat='1'] button.sit")
+    host.wait_for_selector(".seat[data-seat='1'][data-state=here]")
+    ui.start(host)
+    host.wait_for_selector(".seat[data-seat='1'] .backs")
+    ui.settle(host)
+    names = {seat["name"]: seat["whole"] for seat in host.evaluate(SIDE_NAMES)}
+    assert names == {"Marguerite": True, "Robot 4": True}

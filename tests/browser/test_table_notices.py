@@ -153,7 +153,7 @@ def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -
     asks."""
     page = new_page()
     ui.set_name(page, "Rater")
-    page.wait_for_selector("#create-form")
+    ui.become_account(page)  # rated rooms are for accounts
     assert page.is_hidden("#bot-level-help")
     page.select_option("#bot-level", "expert")
     assert "double-dummy" in page.inner_text("#bot-level-help")

@@ -174,6 +174,7 @@ def test_a_rated_room_is_not_offered_without_a_turn_timer(new_page: Any) -> None
     tests/test_docs.py)."""
     page = new_page()
     ui.set_name(page, "Host")
+    ui.become_account(page)  # rated rooms are for accounts
     page.select_option("#turn", "0")
     page.check("#rated")
     assert page.eval_on_selector("#turn", "el => el.value") == "30"

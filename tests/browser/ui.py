@@ -222,3 +222,11 @@ def sign_up(page: Any, username: str, password: str) -> None:
     the username as the account page's form does (js/account.js): the same player, id and
     token, now signed in."""
     assert page.evaluate(SIGN_UP, {"username": username, "password": password}) == username
+
+
+def become_account(page: Any) -> None:
+    """Make the page's guest an account (rated play asks it: docs/protocol.md §8.2), with a
+    username of its own, and draw the lobby again as the account's."""
+    sign_up(page, f"u-{player_id(page)}", "a long enough secret")
+    page.goto("/")
+    page.wait_for_selector("#create-form")
