@@ -1,7 +1,7 @@
 // The account page (#/account): a guest claims its identity (username + password) or logs in to
 // an existing account; a signed-in player changes the password, signs devices out, logs out.
 import { api, get, post } from "./api.js";
-import { clear, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { go, showError, toast, tokenRefused } from "./ui.js";
@@ -208,7 +208,8 @@ export function showAccount(app) {
     ]);
     if (!alive) return;
     const open = matches.filter((m) => !m.finished && m.room);
-    box.append(
+    // dom.js's append skips null (the element's own would write "null" on the page).
+    append(box, [
       h(
         "section",
         { class: "panel" },
@@ -219,7 +220,7 @@ export function showAccount(app) {
       ),
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
       open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
-    );
+    ]);
   }
 
   render();

@@ -3,8 +3,12 @@ import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { getPlayer, setPlayer } from "./identity.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
-import { accountNote, dotItem, dots, go, seatName, showError, toast, tokenRefused } from "./ui.js";
+import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
+
+// The name of the guest the server no longer knows (its token was refused, `bad_token`): the
+// name form offers it, and asks for it to be saved again, until a name is saved.
+let forgotten = null;
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
 export async function saveName(name) {
@@ -37,13 +41,15 @@ export async function saveName(name) {
 
 export function nameForm(onSaved) {
   const player = getPlayer();
+  const again = !player && forgotten ? forgotten : null; // the forgotten guest's name, to save again
   const input = h("input", {
     id: "name-input",
     name: "name",
     maxlength: "32",
     required: true,
     autocomplete: "nickname",
-    value: player ? player.name : "",
+    value: player ? player.name : again || "",
+    "aria-describedby": again ? "name-again" : null,
   });
   const form = h(
     "form",
@@ -51,6 +57,7 @@ export function nameForm(onSaved) {
     h("label", { for: "name-input", text: t("your_name") }),
     input,
     h("button", { type: "submit", class: "primary", text: t("save") }),
+    again ? h("p", { class: "note", id: "name-again", style: { "grid-column": "1 / -1", margin: "0" }, text: t("name_again") }) : null,
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -58,6 +65,9 @@ export function nameForm(onSaved) {
     if (!name) return;
     const saved = await saveName(name);
     if (saved) {
+      forgotten = null;
+      form.querySelector("#name-again")?.remove();
+      dropToasts("bad_token"); // "choose a name again": done
       toast(t("name_saved"));
       if (onSaved) onSaved(saved);
     }
@@ -112,7 +122,7 @@ async function loadRooms(list) {
   }
 }
 
-function createForm(rules) {
+function createForm(rules, refused) {
   const preset = h(
     "select",
     { id: "preset", name: "preset" },
@@ -137,7 +147,8 @@ function createForm(rules) {
   const botLevel = h(
     "select",
     { id: "bot-level", name: "bot_level" },
-    ["random", "basic", "strong", "expert"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
+    // Not `random` (the API's level for tests): no player wants bots that play at random.
+    ["basic", "strong", "expert"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
   );
   botLevel.value = "basic";
   // The expert level needs a word more than its name: what it adds, and where it does not.
@@ -221,7 +232,8 @@ function createForm(rules) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (!getPlayer()) {
+    const player = getPlayer();
+    if (!player) {
       toast(t("name_needed"), { kind: "error", code: "name_needed" });
       document.getElementById("name-input")?.focus();
       return;
@@ -246,7 +258,7 @@ function createForm(rules) {
       const created = await post("/api/rooms", body);
       go(`#/r/${encodeURIComponent(created.room.code)}`);
     } catch (error) {
-      showError(error);
+      if (!refused(player, error)) showError(error);
     }
   });
   return form;
@@ -265,13 +277,19 @@ function joinForm() {
     event.preventDefault();
     const raw = input.value.trim();
     const m = raw.match(/\/r\/([\w-]+)\/?$/) || raw.match(/^([\w-]+)$/);
-    if (m) go(`#/r/${encodeURIComponent(m[1])}`);
+    if (m) {
+      go(`#/r/${encodeURIComponent(m[1])}`);
+      return;
+    }
+    // Nothing to go to: said, not ignored (the box stays as typed, to be corrected).
+    toast(t(raw ? "join_bad_code" : "join_no_code"), { kind: "error", code: "join_code" });
+    input.focus();
   });
   return form;
 }
 
 /** The player's own open tables (waiting or playing), each with the way back to it. */
-async function loadMyRooms(box) {
+async function loadMyRooms(box, refused) {
   const player = getPlayer();
   if (!player) {
     box.hidden = true;
@@ -306,14 +324,36 @@ async function loadMyRooms(box) {
       ),
     );
   } catch (error) {
-    if (error.code !== "bad_token") showError(error);
-    else if (player.username) tokenRefused(player, error); // signed out: says so, and to log in
     box.hidden = true;
+    if (!refused(player, error)) showError(error);
   }
 }
 
 export function showLobby(app) {
+  let left = false;
   const mine = h("section", { class: "panel my-rooms", id: "my-rooms", hidden: true });
+  const nameBox = h("section", { class: "panel" });
+  const drawName = () => replace(nameBox, nameForm(() => loadMyRooms(mine, refused)), joinForm());
+  /** A call of the lobby was refused with `bad_token` (the server forgot the guest — a new
+   * database — or the account holder's device was signed out): handled as everywhere
+   * (`tokenRefused`: forgotten, and told why). A guest's name form then asks for the name again
+   * (filled in, with the focus), the rest of the lobby as it was; an account holder's lobby is
+   * drawn again as a visitor's, and so is the lobby of the identity another tab stored meanwhile.
+   * Returns false for any other error (the caller shows it). */
+  function refused(player, error) {
+    if (!player || !error || error.code !== "bad_token") return false;
+    // Without the server's "create a player first" (its words for API clients): the name form
+    // says what to do.
+    const gone = tokenRefused(player, { code: error.code });
+    if (gone && !player.username) forgotten = player.name;
+    if (left) return true;
+    if (gone && !player.username) {
+      mine.hidden = true;
+      drawName();
+      document.getElementById("name-input").focus();
+    } else go(location.hash);
+    return true;
+  }
   const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
   const createBox = h("section", { class: "panel" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
   app.append(
@@ -321,7 +361,7 @@ export function showLobby(app) {
       "div",
       { class: "lobby" },
       mine,
-      h("section", { class: "panel" }, nameForm(() => loadMyRooms(mine)), joinForm()),
+      nameBox,
       h(
         "section",
         { class: "panel" },
@@ -331,20 +371,23 @@ export function showLobby(app) {
       createBox,
     ),
   );
+  drawName();
   loadRooms(list);
-  loadMyRooms(mine);
+  loadMyRooms(mine, refused);
   let quick = null;
   get("/api/rules")
     .then((rules) => {
-      quick = quickPlayPanel(rules.presets);
+      if (left) return;
+      quick = quickPlayPanel(rules.presets, refused);
       list.closest("section").before(quick.panel);
       clear(createBox);
-      createBox.append(h("h2", { text: t("create_room") }), createForm(rules));
+      createBox.append(h("h2", { text: t("create_room") }), createForm(rules, refused));
     })
     .catch(showError);
   const timer = setInterval(() => loadRooms(list), 5000);
   return {
     leave: () => {
+      left = true;
       clearInterval(timer);
       if (quick) quick.leave();
     },

@@ -5,12 +5,14 @@ import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { accountNote, go, showError, toast, tokenRefused } from "./ui.js";
+import { accountNote, go, showError, toast } from "./ui.js";
 
 const WAITS = [15, 30, 60, 120];
 
-/** The panel and a ``leave`` that stops asking (the request then lapses on the server). */
-export function quickPlayPanel(presets) {
+/** The panel and a ``leave`` that stops asking (the request then lapses on the server).
+ * ``refused(player, error)`` is the lobby's answer to a refused token (`bad_token`; false for
+ * any other error, which the panel shows). */
+export function quickPlayPanel(presets, refused) {
   let timer = null;
   const preset = h("select", { id: "qp-preset", name: "qp_preset" }, presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
   const rated = h("input", { type: "checkbox", id: "qp-rated", name: "qp_rated", disabled: !getPlayer()?.username });
@@ -40,8 +42,9 @@ export function quickPlayPanel(presets) {
     );
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      if (!getPlayer()) {
-        toast(t("name_needed"), { kind: "error" });
+      const player = getPlayer();
+      if (!player) {
+        toast(t("name_needed"), { kind: "error", code: "name_needed" });
         document.getElementById("name-input")?.focus();
         return;
       }
@@ -49,8 +52,8 @@ export function quickPlayPanel(presets) {
       try {
         show(await post("/api/quickplay", { preset: preset.value, rated: rated.checked, wait_seconds: Number(wait.value) }));
       } catch (error) {
-        showError(error);
         button.disabled = false;
+        if (!refused(player, error)) showError(error);
       }
     });
     replace(body, form);
@@ -83,7 +86,7 @@ export function quickPlayPanel(presets) {
       if (error.code === "bad_token") {
         // Signed out meanwhile: say so once, not once a second; the request lapses unasked.
         showForm();
-        if (player) tokenRefused(player, error);
+        if (player) refused(player, error);
         return;
       }
       if (error.code !== "network") showError(error);

@@ -4,7 +4,8 @@ import { get } from "./api.js";
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { pageTokenRefused, showError } from "./ui.js";
+import { pageTokenRefused } from "./ui.js";
+import { failureText } from "./history.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -50,7 +51,8 @@ export function showLeaderboard(app, preset) {
   const box = h("section", { class: "panel wide", id: "leaderboard", dataset: { preset } }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
   const player = getPlayer();
-  Promise.all([get("/api/rules"), get(`/api/ratings/${encodeURIComponent(preset)}`)])
+  const games = get("/api/rules");
+  Promise.all([games, get(`/api/ratings/${encodeURIComponent(preset)}`)])
     .then(([rules, rows]) => {
       clear(box);
       box.append(h("h2", { text: t("leaderboard_of", { preset: t(`preset_${preset}`) }) }), presetTabs(rules.presets, preset));
@@ -89,8 +91,13 @@ export function showLeaderboard(app, preset) {
     })
     .catch((error) => {
       if (pageTokenRefused(player, error)) return;
-      showError(error);
-      clear(box).append(h("p", { class: "muted", text: t("err_network") }));
+      if (error.code !== "bad_rules") {
+        clear(box).append(h("p", { class: "muted", text: failureText(error) }));
+        return;
+      }
+      // No game of that name (422 bad_rules): said so, with the games there are.
+      clear(box).append(h("h2", { text: t("leaderboard") }), h("p", { class: "muted", id: "no-such-game", text: failureText({ code: "bad_rules", text: t("no_such_game") }) }));
+      games.then((rules) => box.isConnected && box.append(presetTabs(rules.presets, null)), () => {});
     });
   return {};
 }
@@ -214,8 +221,7 @@ export function showProfile(app, playerId) {
     })
     .catch((error) => {
       if (pageTokenRefused(player, error)) return;
-      showError(error);
-      clear(box).append(h("p", { class: "muted", text: t("err_unknown_player") }));
+      clear(box).append(h("p", { class: "muted", text: failureText(error, "unknown_player") }));
     });
   return {};
 }

@@ -20,13 +20,14 @@ export function toast(text, { kind = "info", detail = null, code = null, timeout
 
 /** Show a server (or network) error in the player's language: the text for its code (or the
  * caller's more precise `text`), and as detail the rule it enforces. The server's own message is
- * English engine prose: it is shown only to English readers, and only without a rule. */
+ * English engine prose: it is shown only to English readers, only without a rule, and never
+ * for `bad_request` (the validator's words: "path.player_id: String should match pattern …"). */
 export function showError(error) {
   const code = (error && error.code) || "server_error";
   const text = (error && error.text) || errorText(code);
   let detail = null;
   if (error && error.rule) detail = t("rule_n", { rule: error.rule });
-  else if (lang() === "en" && error && error.message && error.message !== text) detail = error.message;
+  else if (lang() === "en" && code !== "bad_request" && error && error.message && error.message !== text) detail = error.message;
   return toast(text, { kind: "error", detail, code });
 }
 
@@ -40,7 +41,7 @@ export function tokenRefused(player, error) {
   forgetPlayer();
   window.dispatchEvent(new Event("belote:identity"));
   if (player.username) toast(t("signed_out", { username: player.username }), { kind: "error", code: "signed_out" });
-  else showError(error);
+  else showError({ code: error.code }); // not the server's "create a player first": that is for API clients
   return true;
 }
 

@@ -110,6 +110,9 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     ana.click("#claim-form button[type=submit]")
     ana.wait_for_selector("#signed-in-as")
     assert "ana_k" in ana.inner_text("#signed-in-as")
+    # With no open table yet, its panel is left out, not written as the word "null" (it was).
+    ana.wait_for_selector("#sessions .session-row")
+    assert "null" not in ana.inner_text("#app")
     ana_id = player_of(ana)["id"]
     for page, name in zip(pages[1:], ("boris", "cveta", "dimo"), strict=True):
         ui.sign_up(page, name, PASSWORD)
