@@ -5,6 +5,7 @@ import { append, clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { go, showError, toast, tokenRefused } from "./ui.js";
+import { myRoomRow } from "./lobby.js";
 
 function identityChanged() {
   window.dispatchEvent(new Event("belote:identity"));
@@ -138,19 +139,10 @@ function sessionList(sessions, rerender) {
 }
 
 /** The matches still being played at tables where you sit: the way back to them on this device. */
-function openTables(matches) {
-  return h(
-    "ul",
-    { class: "rooms", id: "open-tables" },
-    matches.map((m) =>
-      h(
-        "li",
-        { class: "room-row", dataset: { room: m.room } },
-        h("div", { class: "room-main" }, h("strong", { text: t(`preset_${m.rules.preset}`) }), h("span", { class: "muted", text: ` · ${t("target")} ${m.target}` })),
-        h("a", { class: "button", href: `#/r/${encodeURIComponent(m.room)}`, text: t("open") }),
-      ),
-    ),
-  );
+/** The account's open tables, as the lobby lists them (who sits where, how it stands): a
+ * game's name and target alone did not tell two tables apart. */
+function openTables(rooms) {
+  return h("ul", { class: "rooms", id: "open-tables" }, rooms.map(myRoomRow));
 }
 
 async function logout() {
@@ -202,12 +194,11 @@ export function showAccount(app) {
       return;
     }
     if (player.username !== me.username) setPlayer({ ...player, username: me.username });
-    const [sessions, matches] = await Promise.all([
+    const [sessions, open] = await Promise.all([
       get("/api/accounts/sessions").catch((error) => (showError(error), [])),
-      get(`/api/players/${encodeURIComponent(me.id)}/matches`).catch(() => []),
+      get("/api/players/me/rooms").catch(() => []),
     ]);
     if (!alive) return;
-    const open = matches.filter((m) => !m.finished && m.room);
     // dom.js's append skips null (the element's own would write "null" on the page).
     append(box, [
       h(

@@ -288,6 +288,26 @@ function joinForm() {
   return form;
 }
 
+/** One of the player's own open tables (`GET /api/players/me/rooms`): the game, how it stands,
+ * the player's seat, who sits where, and the way back to it (the lobby and the account page). */
+export function myRoomRow(room) {
+  return h(
+    "li",
+    { class: "room-row", dataset: { code: room.code } },
+    h(
+      "div",
+      { class: "room-main" },
+      dots("room-line", [
+        h("strong", { text: t(`preset_${room.rules.preset}`) }),
+        h("span", { class: "muted", text: t(`status_${room.status}`) }),
+        h("span", { class: "muted", text: t("your_seat_n", { n: room.your_seat + 1 }) }),
+      ]),
+      seatList(room),
+    ),
+    h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(room.code)}`, text: t("return_to_table") }),
+  );
+}
+
 /** The player's own open tables (waiting or playing), each with the way back to it. */
 async function loadMyRooms(box, refused) {
   const player = getPlayer();
@@ -304,23 +324,7 @@ async function loadMyRooms(box, refused) {
       h(
         "ul",
         { class: "rooms", id: "my-rooms-list" },
-        rooms.map((room) =>
-          h(
-            "li",
-            { class: "room-row", dataset: { code: room.code } },
-            h(
-              "div",
-              { class: "room-main" },
-              dots("room-line", [
-                h("strong", { text: t(`preset_${room.rules.preset}`) }),
-                h("span", { class: "muted", text: t(`status_${room.status}`) }),
-                h("span", { class: "muted", text: t("your_seat_n", { n: room.your_seat + 1 }) }),
-              ]),
-              seatList(room),
-            ),
-            h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(room.code)}`, text: t("return_to_table") }),
-          ),
-        ),
+        rooms.map(myRoomRow),
       ),
     );
   } catch (error) {

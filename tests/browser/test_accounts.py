@@ -152,10 +152,10 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     assert player_of(phone)["id"] == ana_id
     phone.wait_for_selector("#sessions .session-row[data-current=true]")
     assert len(phone.query_selector_all("#sessions .session-row")) == 2
-    phone.wait_for_selector(f"#open-tables li[data-room='{table}']")
+    phone.wait_for_selector(f"#open-tables li[data-code='{table}']")
     phone.screenshot(path=str(artifacts / "account-phone-en.png"), full_page=True)
     # Her open game is there too: the phone goes back to it, in her seat.
-    phone.click(f"#open-tables li[data-room='{table}'] a")
+    phone.click(f"#open-tables li[data-code='{table}'] a")
     phone.wait_for_selector("#room[data-status=playing]")
     you = phone.evaluate("() => window.__belote.state.you")
     assert you == {"player_id": ana_id, "seat": 0}

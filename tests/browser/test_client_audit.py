@@ -68,7 +68,7 @@ def test_a_signed_out_account_holder_is_asked_to_log_in_again(new_page: Any) -> 
     page.fill("#login-form-username", "vera_audit")
     page.fill("#login-form-password", PASSWORD)
     page.click("#login-form button[type=submit]")
-    page.wait_for_selector(f"#open-tables li[data-room='{code}'], #signed-in-as")
+    page.wait_for_selector(f"#open-tables li[data-code='{code}'], #signed-in-as")
     page.goto(f"/#/r/{code}")
     page.wait_for_selector("#room[data-connection=open]")
     assert page.evaluate("() => window.__belote.state.you.seat") == 0
