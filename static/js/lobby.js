@@ -88,26 +88,26 @@ function seatList(room) {
   return dots("room-seats", room.seats.map((s) => dotItem(seatName(room, s.seat), { name: true })));
 }
 
-function roomRow(room) {
+/** A room in a list: its game and `facts` on one line, who sits where, and `link` to it. */
+function roomRow(room, facts, link) {
   return h(
     "li",
     { class: "room-row", dataset: { code: room.code } },
-    h(
-      "div",
-      { class: "room-main" },
-      dots("room-line", [
-        h("strong", { text: t(`preset_${room.rules.preset}`) }),
-        room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
-        h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
-        h("span", { class: "muted", text: t(`status_${room.status}`) }),
-      ]),
-      seatList(room),
-    ),
-    h("a", {
-      class: "button",
-      href: `#/r/${encodeURIComponent(room.code)}`,
-      text: room.status === "waiting" ? t("join") : t("watch"),
-    }),
+    h("div", { class: "room-main" }, dots("room-line", [h("strong", { text: t(`preset_${room.rules.preset}`) }), ...facts]), seatList(room)),
+    link,
+  );
+}
+
+/** A public room: rated or not, its target, how it stands; join it or watch it. */
+function publicRow(room) {
+  return roomRow(
+    room,
+    [
+      room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+      h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
+      h("span", { class: "muted", text: t(`status_${room.status}`) }),
+    ],
+    h("a", { class: "button", href: `#/r/${encodeURIComponent(room.code)}`, text: room.status === "waiting" ? t("join") : t("watch") }),
   );
 }
 
@@ -115,7 +115,7 @@ async function loadRooms(list) {
   try {
     // The first page (GET /api/rooms is paged: docs/protocol.md §2), waiting rooms first.
     const { rooms } = await get("/api/rooms?limit=50");
-    replace(list, rooms.length ? rooms.map(roomRow) : h("li", { class: "muted", text: t("no_public_rooms") }));
+    replace(list, rooms.length ? rooms.map(publicRow) : h("li", { class: "muted", text: t("no_public_rooms") }));
   } catch (error) {
     replace(list, h("li", { class: "muted", text: t("err_network") }));
     showError(error);
@@ -291,19 +291,9 @@ function joinForm() {
 /** One of the player's own open tables (`GET /api/players/me/rooms`): the game, how it stands,
  * the player's seat, who sits where, and the way back to it (the lobby and the account page). */
 export function myRoomRow(room) {
-  return h(
-    "li",
-    { class: "room-row", dataset: { code: room.code } },
-    h(
-      "div",
-      { class: "room-main" },
-      dots("room-line", [
-        h("strong", { text: t(`preset_${room.rules.preset}`) }),
-        h("span", { class: "muted", text: t(`status_${room.status}`) }),
-        h("span", { class: "muted", text: t("your_seat_n", { n: room.your_seat + 1 }) }),
-      ]),
-      seatList(room),
-    ),
+  return roomRow(
+    room,
+    [h("span", { class: "muted", text: t(`status_${room.status}`) }), h("span", { class: "muted", text: t("your_seat_n", { n: room.your_seat + 1 }) })],
     h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(room.code)}`, text: t("return_to_table") }),
   );
 }
