@@ -123,3 +123,23 @@ def test_a_phone_s_side_seat_shows_a_long_one_word_name_whole(new_page: Any) -> 
     ui.settle(host)
     names = {seat["name"]: seat["whole"] for seat in host.evaluate(SIDE_NAMES)}
     assert names == {"Marguerite": True, "Robot 4": True}
+
+
+def test_a_phone_gives_the_invite_link_s_line_to_the_table_during_a_match(new_page: Any) -> None:
+    """About 200 of a phone's 844 px went to the room's facts, the deck and sound switches and
+    the invite link while playing: the link (for the waiting room) now gives way to the table;
+    a desktop keeps it."""
+    phone = new_page(viewport=PHONE)
+    ui.set_name(phone, "Ann")
+    ui.create_room(phone, bots=(1, 2, 3))
+    assert phone.is_visible("#invite-link")
+    top = phone.evaluate("() => document.querySelector('#table').getBoundingClientRect().top")
+    ui.start(phone)
+    phone.wait_for_selector("#invite-link", state="hidden")
+    after = phone.evaluate("() => document.querySelector('#table').getBoundingClientRect().top")
+    assert after < top
+    desk = new_page()
+    ui.set_name(desk, "Bea")
+    ui.create_room(desk, bots=(1, 2, 3))
+    ui.start(desk)
+    assert desk.is_visible("#invite-link")
