@@ -3,24 +3,13 @@
 import { get } from "./api.js";
 import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { errorText, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { cardBack, cardFace, cardText, layoutHand, stackTag } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
 import { dealerBadge } from "./plates.js";
-import { pageTokenRefused, showError } from "./ui.js";
+import { failureText, pageTokenRefused, showError } from "./ui.js";
 import { packetsBefore, positionOf, positions, range, seatsOfRules, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
-
-/** A page's data could not be had: the toast, and the words the page shows in its place, say
- * what happened — the server's refusal by its code, "cannot be reached" for a request that
- * never got an answer — never a guess. An id in the address the server finds malformed (422
- * `bad_request`: no id looks like it) is the unknown id it is: said as `missing`
- * ("unknown_player", "unknown_match" …). */
-export function failureText(error, missing = null) {
-  const shown = missing && error && error.code === "bad_request" ? { code: missing } : error;
-  showError(shown);
-  return (shown && shown.text) || errorText((shown && shown.code) || "server_error");
-}
 
 function seatLabel(seats, seat) {
   const s = seats.find((x) => x.seat === seat);

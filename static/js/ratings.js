@@ -4,8 +4,7 @@ import { get } from "./api.js";
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
-import { pageTokenRefused } from "./ui.js";
-import { failureText } from "./history.js";
+import { failureText, pageTokenRefused } from "./ui.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -31,6 +31,17 @@ export function showError(error) {
   return toast(text, { kind: "error", detail, code });
 }
 
+/** A page's data could not be had: the toast, and the words the page shows in its place, say
+ * what happened — the server's refusal by its code, "cannot be reached" for a request that
+ * never got an answer — never a guess. An id in the address the server finds malformed (422
+ * `bad_request`: no id looks like it) is the unknown id it is: said as `missing`
+ * ("unknown_player", "unknown_match" …). */
+export function failureText(error, missing = null) {
+  const shown = missing && error && error.code === "bad_request" ? { code: missing } : error;
+  showError(shown);
+  return (shown && shown.text) || errorText((shown && shown.code) || "server_error");
+}
+
 /** The server refused the token `player` was using (bad_token): forget it and say why — a guest
  * chooses a name again; an account holder was signed out (a log-out, another device, a new
  * password, close 4401) and logs in again. Not if another tab has stored a new identity since:
