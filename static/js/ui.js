@@ -31,14 +31,13 @@ export function showError(error) {
   return toast(text, { kind: "error", detail, code });
 }
 
-/** A page's data could not be had: the toast, and the words the page shows in its place, say
- * what happened — the server's refusal by its code, "cannot be reached" for a request that
- * never got an answer — never a guess. An id in the address the server finds malformed (422
- * `bad_request`: no id looks like it) is the unknown id it is: said as `missing`
- * ("unknown_player", "unknown_match" …). */
+/** A page's data could not be had: the words the page shows in its place say what happened —
+ * the server's refusal by its code, "cannot be reached" for a request that never got an
+ * answer — never a guess (and no toast repeats them). An id in the address the server finds
+ * malformed (422 `bad_request`: no id looks like it) is the unknown id it is: said as
+ * `missing` ("unknown_player", "unknown_match" …). */
 export function failureText(error, missing = null) {
   const shown = missing && error && error.code === "bad_request" ? { code: missing } : error;
-  showError(shown);
   return (shown && shown.text) || errorText((shown && shown.code) || "server_error");
 }
 
