@@ -11,10 +11,22 @@ export function getPlayer() {
   }
 }
 
+// The name of the guest the server no longer knows (its token was refused, `bad_token`): the
+// name form offers it, and asks for it to be saved again, until a name is saved.
+let forgottenName = null;
+
 export function setPlayer(player) {
   localStorage.setItem(KEY, JSON.stringify(player));
+  forgottenName = null;
 }
 
-export function forgetPlayer() {
+/** Drop the identity; `guestName`: the server forgot this guest, whose name is offered again. */
+export function forgetPlayer(guestName = null) {
   localStorage.removeItem(KEY);
+  forgottenName = guestName;
+}
+
+/** The forgotten guest's name, while no identity has been stored since. */
+export function forgottenGuestName() {
+  return getPlayer() ? null : forgottenName;
 }

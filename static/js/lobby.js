@@ -1,14 +1,10 @@
 // The lobby: your name, the public rooms, creating a room, joining by invite link or code.
 import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
-import { getPlayer, setPlayer } from "./identity.js";
+import { forgottenGuestName, getPlayer, setPlayer } from "./identity.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
-
-// The name of the guest the server no longer knows (its token was refused, `bad_token`): the
-// name form offers it, and asks for it to be saved again, until a name is saved.
-let forgotten = null;
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
 export async function saveName(name) {
@@ -41,7 +37,7 @@ export async function saveName(name) {
 
 export function nameForm(onSaved) {
   const player = getPlayer();
-  const again = !player && forgotten ? forgotten : null; // the forgotten guest's name, to save again
+  const again = forgottenGuestName(); // the server forgot this guest: the name, to save again
   const input = h("input", {
     id: "name-input",
     name: "name",
@@ -65,7 +61,6 @@ export function nameForm(onSaved) {
     if (!name) return;
     const saved = await saveName(name);
     if (saved) {
-      forgotten = null;
       form.querySelector("#name-again")?.remove();
       dropToasts("bad_token"); // "choose a name again": done
       toast(t("name_saved"));
@@ -339,7 +334,6 @@ export function showLobby(app) {
     // Without the server's "create a player first" (its words for API clients): the name form
     // says what to do.
     const gone = tokenRefused(player, { code: error.code });
-    if (gone && !player.username) forgotten = player.name;
     if (left) return true;
     if (gone && !player.username) {
       mine.hidden = true;

@@ -4,7 +4,7 @@
 import { get } from "./api.js";
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
-import { getPlayer } from "./identity.js";
+import { forgottenGuestName, getPlayer } from "./identity.js";
 import { errorText, houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
@@ -54,6 +54,7 @@ export function showRoom(app, code) {
         nameForm(() => go(`#/r/${encodeURIComponent(code)}`)),
       ),
     );
+    if (forgottenGuestName()) document.getElementById("name-input").focus(); // as the lobby does
     get(`/api/rooms/${encodeURIComponent(code)}`).then(
       ({ room }) => {
         const host = room.seats.find((s) => s.player && s.player.id === room.host);

@@ -48,7 +48,7 @@ export function failureText(error, missing = null) {
 export function tokenRefused(player, error) {
   const now = getPlayer();
   if (now && now.token !== player.token) return false;
-  forgetPlayer();
+  forgetPlayer(player.username ? null : player.name); // a guest's name form offers it again
   window.dispatchEvent(new Event("belote:identity"));
   if (player.username) toast(t("signed_out", { username: player.username }), { kind: "error", code: "signed_out" });
   else showError({ code: error.code }); // not the server's "create a player first": that is for API clients

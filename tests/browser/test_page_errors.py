@@ -69,6 +69,24 @@ def test_a_forgotten_guest_opening_the_lobby_is_asked_for_the_name_again(new_pag
     ui.create_room(page, bots=(1, 2, 3))
 
 
+def test_a_forgotten_guest_following_an_invite_is_asked_for_the_name_again(
+    new_page: Any,
+) -> None:
+    # Before: the room's page forgot the guest and offered an empty name form, where the lobby
+    # offers the name again and says why.
+    host = new_page()
+    ui.set_name(host, "Host")
+    code = ui.create_room(host, bots=(2, 3))
+    page = new_page()
+    page.goto("/")
+    forget_token(page, "Stale")
+    page.goto(f"/#/r/{code}")
+    asked_for_the_name_again(page, "Stale")
+    page.wait_for_selector("#invite-about:not(:empty)")
+    save_name_again(page, "Stale")
+    page.wait_for_selector(".seat[data-seat='1'] button.sit")
+
+
 @pytest.mark.parametrize("button", ["#create-room", "#play-now"])
 def test_a_token_forgotten_after_the_lobby_opened_asks_for_the_name_again(
     new_page: Any, button: str
