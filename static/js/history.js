@@ -430,16 +430,22 @@ export function showReplay(app, matchId, number) {
   }
 
   const player = getPlayer();
-  Promise.all([get(`/api/matches/${encodeURIComponent(matchId)}`), get(`/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`)])
+  const matchAsked = get(`/api/matches/${encodeURIComponent(matchId)}`);
+  Promise.all([matchAsked, get(`/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`)])
     .then(([match, record]) => {
       const deal = match.deals.find((d) => d.number === number);
       data = { match, record, result: deal ? deal.result : null };
       draw();
       document.addEventListener("keydown", onKey);
     })
-    .catch((error) => {
+    // Whichever answer came first, the match's own refusal is the one to say: an unknown match
+    // is not "no such deal" (both requests fail then, in either order).
+    .catch((error) => matchAsked.then(() => [error, "unknown_deal"], (refused) => [refused, "unknown_match"]))
+    .then((failed) => {
+      if (!failed) return;
+      const [error, missing] = failed;
       if (pageTokenRefused(player, error)) return;
-      replace(box, h("p", { class: "muted", text: failureText(error, "unknown_deal") }));
+      replace(box, h("p", { class: "muted", text: failureText(error, missing) }));
     });
   return {
     leave() {

@@ -225,3 +225,24 @@ def test_the_create_form_offers_no_bots_that_play_at_random(new_page: Any) -> No
     levels = page.eval_on_selector_all("#bot-level option", "els => els.map(e => e.value)")
     assert levels == ["basic", "strong", "expert"]
     assert page.input_value("#bot-level") == "basic"
+
+
+def test_the_replay_of_an_unknown_match_says_the_match_does_not_exist(new_page: Any) -> None:
+    # Before: whichever of the page's two requests failed first was said; the deal's record
+    # (answered here at once, as the server answers it for a match that does not exist) made
+    # it "This deal does not exist (or is not finished)" for a match that was never there.
+    page = new_page()
+    ui.set_name(page, "Lena")
+    missing = {"error": {"code": "unknown_deal", "message": "No such finished deal."}}
+    page.route(
+        "**/api/matches/noSuchMatch/deals/1/record",
+        lambda route: route.fulfill(
+            status=404, content_type="application/json", body=json.dumps(missing)
+        ),
+    )
+    page.goto("/#/m/noSuchMatch/d/1")
+    expected = page.evaluate(ERROR_WORDS, "unknown_match")
+    page.wait_for_function(
+        "words => document.querySelector('#app .panel p.muted')?.textContent === words",
+        arg=expected,
+    )
