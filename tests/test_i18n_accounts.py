@@ -6,13 +6,14 @@ English only (the dealer's badge once was a bare "D"). Error codes: tests/test_d
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 JS = Path(__file__).resolve().parents[1] / "static" / "js"
 LANGS = ("en", "fr", "bg")
 # A key and its value (always a double-quoted string): a value is consumed whole, so a word
 # followed by a colon inside one is never read as a key.
-ENTRY = re.compile(r'(?:^|[\s,{])([a-z_0-9]+):\s*"(?:[^"\\]|\\.)*"', re.MULTILINE)
+ENTRY = re.compile(r'(?:^|[\s,{])([a-z_0-9]+):\s*"((?:[^"\\]|\\.)*)"', re.MULTILINE)
 
 
 CHOICE = re.compile(r'\bt\(\s*[\w.]+\s*\?\s*"([a-z_0-9]+)"\s*:\s*"([a-z_0-9]+)"')
@@ -24,22 +25,35 @@ def tables() -> dict[str, set[str]]:
     return {name: set(re.findall(r"^\s+([a-z_0-9]+):", body, re.MULTILINE)) for name, body in found}
 
 
-def sources() -> dict[str, dict[str, set[str]]]:
-    """Each table's keys, by file then language."""
+def blocks() -> Iterator[tuple[str, str, str]]:
+    """Each table of words as (file, language, its text)."""
     patterns = {  # i18n.js: `const en = {` … `};`; the others: `  en: {` … `  },`
         "i18n.js": r"^const {lang} = \{{\n(.*?)^\}};$",
         "i18n-accounts.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
         "i18n-tables.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
     }
-    found: dict[str, dict[str, set[str]]] = {}
     for name, pattern in patterns.items():
         text = (JS / name).read_text()
         for lang in LANGS:
             block = re.search(pattern.format(lang=lang), text, re.MULTILINE | re.DOTALL)
             assert block is not None, (name, lang)
-            keys = {m.group(1) for m in ENTRY.finditer(block.group(1))}
-            found.setdefault(name, {})[lang] = keys
+            yield name, lang, block.group(1)
+
+
+def sources() -> dict[str, dict[str, set[str]]]:
+    """Each table's keys, by file then language."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for name, lang, block in blocks():
+        found.setdefault(name, {})[lang] = {m.group(1) for m in ENTRY.finditer(block)}
     return found
+
+
+def texts() -> dict[str, dict[str, str]]:
+    """Each language's words by key, the tables merged."""
+    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
+    for _, lang, block in blocks():
+        merged[lang].update((m.group(1), m.group(2)) for m in ENTRY.finditer(block))
+    return merged
 
 
 def words() -> dict[str, set[str]]:
@@ -111,3 +125,31 @@ def test_a_browser_without_javascript_is_told_so_in_every_language() -> None:
     assert block is not None
     said = dict(re.findall(r'<p lang="(\w+)">([^<]+)</p>', block.group(1)))
     assert set(said) == set(LANGS) and all("JavaScript" in line for line in said.values())
+
+
+# The words each language keeps for a match (to the target score), the game (a preset: what
+# "Game" names in the create form) and the contract, so that a sentence about one is never
+# read as about another. Bulgarian once said "игра" for all three ("Игра", "Игра до",
+# "Играта приключи").
+MATCH = {"en": r"\bmatch(es)?\b", "fr": r"\bparties?\b", "bg": r"(?<!\w)парти(я|ята|и|ите)(?!\w)"}
+GAME_NOUN = {"bg": r"(?<!\w)[Ии]гр(а|ата|и|ите)(?!\w)"}  # said of the contract only
+
+
+def test_each_language_keeps_one_word_for_the_match_the_game_and_the_contract() -> None:
+    words = texts()
+    about_match = [
+        key
+        for key, said in words["en"].items()
+        if re.search(MATCH["en"], said, re.I) and key != "shuffle_check_title"  # "the seed matches"
+    ]
+    assert len(about_match) > 25
+    for lang in ("fr", "bg"):
+        for key in about_match:
+            said = words[lang][key]
+            assert not re.search(GAME_NOUN.get(lang, r"(?!)"), said), (lang, key, said)
+            # A sentence may leave the match unnamed ("Your team conceded." in Bulgarian).
+            if key not in {"concede_partner", "conceded_us", "conceded_team", "no_history"}:
+                assert re.search(MATCH[lang], said, re.I), (lang, key, said)
+    for lang in LANGS:
+        names = {words[lang][key] for key in ("preset", "contract", "matches")}
+        assert len(names) == 3, (lang, names)
