@@ -3,17 +3,26 @@ import { h } from "./dom.js";
 import { forgetPlayer, getPlayer } from "./identity.js";
 import { errorText, lang, t } from "./i18n.js";
 
+/** At most this many toasts at once: the oldest goes first. */
+const MAX_TOASTS = 3;
+
+/** A message at the top of the screen (style.css: never over the hand, the bidding box or a
+ * form's button, which are low on the page), gone after `timeout` ms. The same words said again
+ * (a click repeated on a refused button) replace the toast that says them, with a new timeout,
+ * rather than pile up. */
 export function toast(text, { kind = "info", detail = null, code = null, timeout = 6000 } = {}) {
   const box = document.getElementById("toasts");
+  const words = `${text}\n${detail || ""}`;
+  for (const shown of box.querySelectorAll(".toast")) if (shown.dataset.words === words) shown.remove();
   const item = h(
     "div",
-    { class: `toast ${kind}`, dataset: code ? { code } : {} },
+    { class: `toast ${kind}`, dataset: code ? { code, words } : { words } },
     h("span", { class: "toast-text", text }),
     detail ? h("span", { class: "toast-detail", text: detail }) : null,
     h("button", { class: "toast-close", type: "button", "aria-label": t("close"), text: "×", onclick: () => item.remove() }),
   );
   box.append(item);
-  while (box.children.length > 4) box.firstChild.remove();
+  while (box.children.length > MAX_TOASTS) box.firstChild.remove();
   if (timeout) setTimeout(() => item.remove(), timeout);
   return item;
 }

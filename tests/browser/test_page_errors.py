@@ -25,7 +25,7 @@ def stored(page: Any) -> dict[str, Any] | None:
 
 
 def close_toasts(page: Any) -> None:
-    """Toasts sit over the lobby's lower right corner (its Create button) for six seconds."""
+    """The toasts of the steps so far go, so that a wait for a toast sees the next step's."""
     page.evaluate("() => document.querySelectorAll('#toasts .toast').forEach(t => t.remove())")
 
 
