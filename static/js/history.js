@@ -38,6 +38,12 @@ function mySeat(match) {
   return mine ? mine.seat : null;
 }
 
+/** A replay step button: its sign before (or after, `after`) its word, the word also its label. */
+function stepButton(id, sign, word, onclick, after = false) {
+  const words = h("span", { class: "word", text: word });
+  return h("button", { type: "button", id, "aria-label": word, title: word, onclick }, after ? [words, ` ${sign}`] : [`${sign} `, words]);
+}
+
 function downloadButton(label, path, filename, id) {
   return h("button", {
     type: "button",
@@ -388,19 +394,28 @@ export function showReplay(app, matchId, number) {
     clear(box);
     // dom.js's append, not the DOM's: a null child is nothing, not the text "null".
     append(box, [
-      h("h2", { text: t("replay_of", { n: number }) }),
+      h(
+        "div",
+        { class: "replay-head" },
+        h("h2", { text: t("replay_of", { n: number }) }),
+        h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}`, text: t("scoresheet") }),
+      ),
+      // The steps in one row: on a phone the buttons keep their signs only, their words
+      // going to their label (a screen reader's and a long press's).
       h(
         "div",
         { class: "replay-controls" },
-        h("button", { type: "button", id: "replay-first", text: `« ${t("first")}`, onclick: () => go(0) }),
-        h("button", { type: "button", id: "replay-prev", text: `◀ ${t("prev")}`, onclick: () => go(step - 1) }),
-        h("span", { class: "step", id: "replay-step", text: t("step", { i: step, n: record.actions.length }) }),
-        h("button", { type: "button", id: "replay-next", text: `${t("next")} ▶`, onclick: () => go(step + 1) }),
-        h("button", { type: "button", id: "replay-last", text: `${t("last")} »`, onclick: () => go(record.actions.length) }),
+        h(
+          "div",
+          { class: "steps" },
+          stepButton("replay-first", "«", t("first"), () => go(0)),
+          stepButton("replay-prev", "◀", t("prev"), () => go(step - 1)),
+          h("span", { class: "step", id: "replay-step", text: t("step", { i: step, n: record.actions.length }) }),
+          stepButton("replay-next", "▶", t("next"), () => go(step + 1), true),
+          stepButton("replay-last", "»", t("last"), () => go(record.actions.length), true),
+        ),
         h("button", { type: "button", id: "replay-auto", "aria-pressed": String(Boolean(autoplay)), text: autoplay ? `❚❚ ${t("autoplay_stop")}` : `► ${t("autoplay")}`, onclick: toggleAutoplay }),
         h("label", { class: "jump" }, h("span", { text: `${t("jump_to")} ` }), jump),
-        downloadButton(t("download_json"), `/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`, `deal-${matchId}-${number}.json`, "download-deal"),
-        h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}`, text: t("scoresheet") }),
       ),
       h(
         "div",
@@ -426,6 +441,7 @@ export function showReplay(app, matchId, number) {
           )
         : null,
       finished && result ? breakdownTable(result, sideOrder(n, us), teamLabels(seats, us, false, n), (seat) => seatLabel(seats, seat)) : null,
+      h("p", { class: "replay-foot" }, downloadButton(t("download_json"), `/api/matches/${encodeURIComponent(matchId)}/deals/${number}/record`, `deal-${matchId}-${number}.json`, "download-deal")),
     ]);
   }
 

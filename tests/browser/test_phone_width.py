@@ -1,8 +1,10 @@
 """Every page fits a phone's width: nothing makes the page scroll sideways at 390 px (the history
-list did: its buttons' cell left the table and the page ran 99 px past the screen's edge)."""
+list did: its buttons' cell left the table and the page ran 99 px past the screen's edge). And
+the replay's controls take two rows on a phone, its steps one (they took five)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +59,36 @@ def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, artifacts: Path, loc
     page.goto(ui.pages_of(match_id)["match"][0])  # the shuffle's verdict: one pill, one line
     pill = page.wait_for_selector('.shuffle-check[data-deal="1"][data-verdict]')
     assert pill.evaluate("el => el.getClientRects().length") == 1, pill.inner_text()
+
+
+REPLAY_ROWS = """() => {
+  const rows = sel => new Set([...document.querySelectorAll(sel)]
+    .map(el => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2)));
+  return [rows('.replay-controls .steps > *').size,
+          rows('.replay-controls > *:not(.steps), .replay-controls .steps').size];
+}"""
+
+
+def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
+    # Before: "« First", "◀ Back", the step, "Next ▶", "Last »", "► Play", "Jump to", the
+    # download and the scoresheet wrapped onto five rows above the table.
+    page = new_page(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
+    ui.set_name(page, "Bartholomew")
+    ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    while (step := ui.wait_next(page)) != "result":
+        if step == "bid":
+            ui.bid(page, prefer="hearts")
+        else:
+            ui.play(page)
+    match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    page.goto(ui.pages_of(match_id)["replay"][0])
+    page.wait_for_selector("#replay-step")
+    assert page.evaluate(REPLAY_ROWS) == [1, 2]
+    # Signs only, the words their labels: a screen reader still says "Suivant".
+    assert page.inner_text("#replay-next").strip() == "▶"
+    assert page.get_attribute("#replay-next", "aria-label") == page.evaluate(
+        "async () => (await import('/js/i18n.js')).t('next')"
+    )
+    assert re.fullmatch(r"\D+ 0 / \d+", page.inner_text("#replay-step"))
+    assert page.evaluate(SIDEWAYS) <= 0
