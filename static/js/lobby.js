@@ -213,16 +213,26 @@ function createForm(rules, refused) {
   const form = h(
     "form",
     { class: "create-form", id: "create-form" },
-    h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset, presetHelp),
-    h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
-    h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
-    h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
-    h("div", { class: "field" }, h("label", { for: "deal-pause", text: t("deal_pause") }), pause),
-    visibility,
-    bots,
-    h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
-    h("label", { class: "check" }, rated, " ", t("rated_room")),
-    accountNote(),
+    // Two groups, side by side where the lobby is wide (style.css): the game and its pace; who
+    // sits at the table.
+    h(
+      "div",
+      { class: "create-group" },
+      h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset, presetHelp),
+      h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
+      h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
+      h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
+      h("div", { class: "field" }, h("label", { for: "deal-pause", text: t("deal_pause") }), pause),
+    ),
+    h(
+      "div",
+      { class: "create-group" },
+      visibility,
+      bots,
+      h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
+      h("label", { class: "check" }, rated, " ", t("rated_room")),
+      accountNote(),
+    ),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {
@@ -343,7 +353,7 @@ export function showLobby(app) {
     return true;
   }
   const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
-  const createBox = h("section", { class: "panel" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
+  const createBox = h("section", { class: "panel create-box" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
   app.append(
     h(
       "div",
@@ -352,7 +362,7 @@ export function showLobby(app) {
       nameBox,
       h(
         "section",
-        { class: "panel" },
+        { class: "panel public-rooms" },
         h("div", { class: "panel-head" }, h("h2", { text: t("public_rooms") }), h("button", { type: "button", text: t("refresh"), onclick: () => loadRooms(list) })),
         list,
       ),

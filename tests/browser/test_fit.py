@@ -1,7 +1,8 @@
 """What a common screen must show without scrolling or breaking, measured from the boxes the
 browser laid out: a laptop's game table holds the player's whole hand (and the keyboard hint
-under it) above the fold; the lobby's room rows never break a name in two, and a separator "·"
-only stands between two items of one line (there and over the table)."""
+under it) above the fold, and its lobby the create form's button; the lobby's room rows never
+break a name in two, and a separator "·" only stands between two items of one line (there and
+over the table)."""
 
 from __future__ import annotations
 
@@ -200,3 +201,29 @@ def stray_separators(page: Any, boxes: str) -> dict[int, list[str]]:
     answers = widths(page, STRAY_SEPARATORS, boxes)
     assert all(a["shown"] > 0 for a in answers.values()), answers  # there are separators
     return {w: a["stray"] for w, a in answers.items() if a["stray"]}
+
+
+LOBBY_SCREENS = [
+    {"width": 1366, "height": 768},
+    {"width": 1280, "height": 800},
+    {"width": 1024, "height": 768},
+]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "bg-BG"])
+def test_a_laptop_shows_the_create_button_without_scrolling(new_page: Any, locale: str) -> None:
+    # Before: the form ran down one lobby column, its button 940-1470 px from the top.
+    for viewport in LOBBY_SCREENS:
+        page = new_page(viewport=viewport, locale=locale)
+        ui.set_name(page, "Ann")
+        page.wait_for_selector("#create-form #create-room")
+        bottom = page.eval_on_selector("#create-room", "el => el.getBoundingClientRect().bottom")
+        assert page.evaluate("() => scrollY") == 0
+        assert bottom <= viewport["height"], (viewport, bottom)
+        # Nothing of the lobby is lost for it: every panel is as wide as a column at least.
+        widths = page.eval_on_selector_all(
+            ".lobby > .panel:not([hidden])",
+            "els => els.map(el => el.getBoundingClientRect().width)",
+        )
+        assert len(widths) >= 4 and min(widths) >= 280, widths
+        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
