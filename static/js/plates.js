@@ -54,3 +54,15 @@ export function teamScores(labels, scores, us, names) {
 export function playerScores(labels, scores, order, names) {
   return order.map((side) => scoreChip(side, labels, scores, names));
 }
+
+/** A name to show where it may take two lines (a phone's side seat): a name of one long word
+ * gets a break opportunity (`<wbr>`) in its middle, so that it breaks into two halves
+ * ("Beno" / "ît") rather than wherever the line ends ("Benoî" / "t"). Where the name fits, or
+ * the line does not wrap, nothing shows. A name with a space breaks at its spaces. */
+export function nameParts(name) {
+  if (/\s/.test(name)) return [name];
+  const letters = typeof Intl.Segmenter === "function" ? [...new Intl.Segmenter().segment(name)].map((s) => s.segment) : [...name];
+  if (letters.length < 6) return [name];
+  const half = Math.ceil(letters.length / 2);
+  return [letters.slice(0, half).join(""), h("wbr", {}), letters.slice(half).join("")];
+}

@@ -9,7 +9,7 @@ import { errorText, houseRuleText, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
-import { avatar, dealerBadge, playerScores, seatState, teamScores } from "./plates.js";
+import { avatar, dealerBadge, nameParts, playerScores, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
@@ -574,7 +574,9 @@ export function showRoom(app, code) {
         "div",
         { class: "seat-head" },
         avatar(seatName(room, seat), seatState(record)),
-        h("span", { class: "seat-name", title: record.player || record.bot ? seatName(room, seat) : null, text: record.player || record.bot ? seatName(room, seat) : t("empty_seat") }),
+        record.player || record.bot
+          ? h("span", { class: "seat-name", title: seatName(room, seat) }, nameParts(seatName(room, seat)))
+          : h("span", { class: "seat-name", text: t("empty_seat") }),
         badges,
         turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
       ),
