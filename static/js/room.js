@@ -906,6 +906,12 @@ export function showRoom(app, code) {
   function renderTable() {
     const deal = S.deal;
     const hint = deal && deal.hand && myTurn() && !touchOnly() ? (deal.phase === "playing" ? t("keyboard_help") : t("keyboard_help_bid")) : null;
+    // While the player sits in a match, "Your turn", the keyboard hint and the hand keep their
+    // room when it is another's turn and between deals (hidden, not gone): the cards stay where
+    // they are as the turn goes round (they went down 30-50 px, under the finger, on each of the
+    // player's turns, and the table shrank by the hand's height after each deal).
+    const seated = me() !== null && S.room.status === "playing";
+    const keep = (shown, kept) => shown || (seated ? kept : null);
     replace(
       table,
       playedForYouNote(),
@@ -920,11 +926,17 @@ export function showRoom(app, code) {
         "div",
         { class: `mine ${deal && deal.stacks && me() !== null ? "with-stacks" : ""}` },
         // Above the hand, outside anything that can be opened over the table.
-        myTurn() ? h("div", { class: "your-turn", id: "your-turn", text: t("your_turn") }) : null,
+        keep(
+          myTurn() ? h("div", { class: "your-turn", id: "your-turn", text: t("your_turn") }) : null,
+          h("div", { class: "your-turn kept", "aria-hidden": "true", text: t("your_turn") }),
+        ),
         declarePanel(),
         me() !== null ? stacksView(me()) : null,
-        handView(),
-        hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
+        keep(handView(), h("div", { class: "hand kept", "aria-hidden": "true" })),
+        keep(
+          hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
+          touchOnly() ? null : h("p", { class: "hint kept", "aria-hidden": "true", text: t("keyboard_help") }),
+        ),
       ),
       leaveDialog(),
       exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),

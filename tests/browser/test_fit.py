@@ -1,6 +1,7 @@
 """What a common screen must show without scrolling or breaking, measured from the boxes the
 browser laid out: a laptop's game table holds the player's whole hand (and the keyboard hint
-under it) above the fold, and its lobby the create form's button; the lobby's room rows never
+under it) above the fold, and its lobby the create form's button; the hand stays where it is as
+the turn goes round, and the table keeps its height between deals; the lobby's room rows never
 break a name in two, and a separator "·" only stands between two items of one line (there and
 over the table)."""
 
@@ -227,3 +228,48 @@ def test_a_laptop_shows_the_create_button_without_scrolling(new_page: Any, local
         )
         assert len(widths) >= 4 and min(widths) >= 280, widths
         assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+
+
+# Where the hand is against the felt above it, and how tall the table is, after every change of
+# the table, with the deal's phase, whether it is the player's turn, and whether the panel of
+# announcements (between the felt and the hand, at the first card) is there.
+WATCH_HAND = """() => {
+  window.__hand = [];
+  const table = document.querySelector('#table');
+  const look = () => {
+    const room = document.querySelector('#room'), hand = table.querySelector('.hand');
+    const felt = table.querySelector('.felt');
+    if (!room || !hand || !felt) return;
+    window.__hand.push({phase: room.dataset.phase, mine: room.dataset.myTurn === 'true',
+      result: Boolean(document.querySelector('#result-panel')),
+      declare: Boolean(document.querySelector('#declare-panel')),
+      below: Math.round(hand.getBoundingClientRect().top - felt.getBoundingClientRect().bottom),
+      table: Math.round(table.getBoundingClientRect().height)});
+  };
+  new MutationObserver(look).observe(table, {childList: true, subtree: true});
+}"""
+
+
+def test_the_hand_stays_put_as_the_turn_goes_round(new_page: Any) -> None:
+    # Before: "Your turn" and the keyboard hint came and went above and under the hand, so the
+    # cards went down 48 px at each of the player's turns and back up after their card; after
+    # the deal the table lost the hand's height (590 px to 442).
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3), pause=60)
+    ui.start(page)
+    page.evaluate(WATCH_HAND)
+    while (step := ui.wait_next(page)) != "result":
+        if step == "bid":
+            ui.bid(page, prefer="hearts")
+        else:
+            ui.play(page)
+    ui.settle(page)
+    seen = page.evaluate("() => window.__hand")
+    playing = [x for x in seen if x["phase"] == "playing" and not x["result"] and not x["declare"]]
+    assert {x["mine"] for x in playing} == {True, False}  # both kinds of moment seen
+    assert {x["below"] for x in playing} == {playing[0]["below"]}, [
+        (x["mine"], x["below"]) for x in playing
+    ]
+    after = [x["table"] for x in seen if x["result"]]
+    assert after and min(after) >= playing[-1]["table"], (after, playing[-1])
