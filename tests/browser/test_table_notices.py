@@ -158,8 +158,8 @@ def test_a_rated_room_says_so_and_the_expert_level_is_explained(new_page: Any) -
     page.select_option("#bot-level", "expert")
     said = page.inner_text("#bot-level-help")
     # Before: "at tables for three or two they play as strong", since untrue (app/bots/expert.py:
-    # IS-DD at every table), and "the last tricks" where a built server searches from the second.
-    assert "double-dummy" in said and "second trick" in said and "every table" in said
+    # IS-DD at every table), and "the last tricks" where a built server searches the last seven.
+    assert "double-dummy" in said and "last seven tricks" in said and "every table" in said
     page.check("#rated")
     code = ui.create_room(page, public=True, timer=60)  # a rated room has a turn timer
     badge = page.wait_for_selector("#room-top .badge.rated")
