@@ -548,6 +548,7 @@ class Room:
             "scoresheet": None if match is None else match.state.to_dict(),
             "number": None if match is None else match.number,
             "deal": None if match is None or deal is None else deal_view(deal, seat, match.auto),
+            "last_deal": self._paused_result(),
             "shuffle": _shuffle_view(None if match is None else match.shuffle, self._next_seed),
             "turn": self._turn_info(),
             "chat": list(self.chat),
@@ -831,6 +832,23 @@ class Room:
     def _deal_pause(self) -> float:
         pause = self.config.deal_pause_seconds
         return self._timings.deal_pause_seconds if pause is None else pause
+
+    def _paused_result(self) -> dict[str, Any] | None:
+        """During the pause after a deal, that deal's result as its ``deal_end`` event said it
+        (the same for every viewer: the deal is over), so that a player back, or a spectator
+        come in, during the pause sees what those at the table see, not an empty table."""
+        match = self.match
+        if self._next_deal_timer is None or match is None or not match.finished_deals:
+            return None
+        result = match.finished_deals[-1].result
+        if match.deal is not None or result is None:
+            return None
+        return {
+            "number": match.number,
+            "result": result.to_dict(),
+            "finished": match.state.finished,
+            "winner": match.state.winner,
+        }
 
     def _next_deal_info(self) -> dict[str, Any] | None:
         """While a deal's result is shown: when the next deal comes and who asked for it."""

@@ -273,6 +273,11 @@ export function showRoom(app, code) {
         S.number = d.number;
         S.deal = d.deal;
         S.turn = d.turn;
+        // In the pause after a deal: its result, as those at the table saw it come.
+        if (d.last_deal && !d.deal) {
+          S.lastResult = { ...d.last_deal, scoresheet: d.scoresheet };
+          S.showResult = true;
+        }
         S.chat = d.chat || [];
         if (d.deal && d.deal.played_for_you) S.playedForYou = unseen(d.deal.played_for_you.map((a) => ({ number: d.number, seq: a.seq, what: actionLabel(a) })));
         // Deadlines are on the server's clock: remember how far this device's clock is off.

@@ -159,3 +159,30 @@ def test_a_phone_gives_the_invite_link_s_line_to_the_table_during_a_match(new_pa
     ui.create_room(desk, bots=(1, 2, 3))
     ui.start(desk)
     assert desk.is_visible("#invite-link")
+
+
+def test_who_comes_in_during_the_pause_after_a_deal_sees_its_result(new_page: Any) -> None:
+    """A spectator who opened the room (or a player who reloaded it) in the pause after a deal
+    saw "Loading…" on an empty table until the next deal: the snapshot held no deal and no
+    result. Now they see the result and the countdown, as those at the table do."""
+    host = new_page()
+    ui.set_name(host, "Ann")
+    code = ui.create_room(host, bots=(1, 2, 3), pause=60)
+    ui.start(host)
+    while (step := ui.wait_next(host)) != "result":
+        if step == "bid":
+            ui.bid(host, prefer="hearts")
+        else:
+            ui.play(host)
+    seen = host.inner_text("#result-panel table")
+    watcher = new_page(viewport=PHONE, locale="fr-FR")
+    ui.set_name(watcher, "Vera")
+    watcher.goto(f"/#/r/{code}")
+    for page in (watcher, host):
+        if page is host:
+            page.reload()
+        page.wait_for_selector("#result-panel #next-deal-in .countdown")
+        assert "1" in page.inner_text("#result-panel h3")  # the first deal's
+        assert page.query_selector(".center-box") is None  # not "Loading…"
+    assert host.inner_text("#result-panel table") == seen
+    assert host.is_enabled("#next-deal") and watcher.query_selector("#next-deal") is None

@@ -59,3 +59,27 @@ async def test_an_absent_player_does_not_hold_up_the_next_deal() -> None:
         assert room.match is not None and room.match.number == 2 and room.match.deal is not None
     finally:
         await manager.close()
+
+
+async def test_a_snapshot_in_the_pause_carries_the_result_those_at_the_table_see() -> None:
+    # Before: a player back (or a spectator come in) during the pause got no deal and no
+    # result, and the table said "Loading…" until the next deal.
+    manager, room, host, _guest = await first_deal_over(pause=60)
+    try:
+        ended = next(f for f in host.frames if f["t"] == "deal_end")["d"]
+        await host.wait(lambda f: f["t"] == "room" and f["d"]["next_deal"] is not None)
+        for seat, player in ((0, HOST), (None, None)):  # a player, a spectator: the same words
+            paused = room.snapshot(seat, player)
+            assert paused["deal"] is None
+            assert paused["last_deal"] == {
+                "number": ended["number"],
+                "result": ended["result"],
+                "finished": ended["finished"],
+                "winner": ended["winner"],
+            }
+        await room.next_deal(HOST)
+        await room.next_deal(GUEST)
+        assert room.match is not None and room.match.number == 2
+        assert room.snapshot(0, HOST)["last_deal"] is None  # a deal is dealt: no pause
+    finally:
+        await manager.close()
