@@ -721,7 +721,7 @@ export function showRoom(app, code) {
 
   function handView() {
     const deal = S.deal;
-    if (!deal || !deal.hand) return null;
+    if (!deal || !deal.hand || !deal.hand.length) return null; // none left: its room is kept, or not
     const playing = deal.phase === "playing" && myTurn();
     const legalCards = new Set(deal.legal.filter((a) => a.play).map((a) => a.play));
     const cards = layoutHand(deal.hand);
@@ -911,11 +911,12 @@ export function showRoom(app, code) {
   function renderTable() {
     const deal = S.deal;
     const hint = deal && deal.hand && myTurn() && !touchOnly() ? (deal.phase === "playing" ? t("keyboard_help") : t("keyboard_help_bid")) : null;
-    // While the player sits in a match, "Your turn", the keyboard hint and the hand keep their
-    // room when it is another's turn and between deals (hidden, not gone): the cards stay where
-    // they are as the turn goes round (they went down 30-50 px, under the finger, on each of the
-    // player's turns, and the table shrank by the hand's height after each deal).
-    const seated = me() !== null && S.room.status === "playing";
+    // While the player sits in a deal, "Your turn", the keyboard hint and the hand keep their
+    // room when it is another's turn (hidden, not gone): the cards stay where they are as the
+    // turn goes round (they went down 30-50 px, under the finger, on each of the player's
+    // turns). Not under a deal's result, which has the table to itself (a phone's would run
+    // past the screen's foot).
+    const seated = me() !== null && S.room.status === "playing" && !(S.showResult && S.lastResult && !dealLive());
     const keep = (shown, kept) => shown || (seated ? kept : null);
     replace(
       table,
