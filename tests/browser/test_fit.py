@@ -269,3 +269,23 @@ def test_the_hand_stays_put_as_the_turn_goes_round(new_page: Any) -> None:
     assert {x["below"] for x in playing} == {playing[0]["below"]}, [
         (x["mine"], x["below"]) for x in playing
     ]
+
+
+ROWS_INSIDE = """() => [...document.querySelectorAll('.lobby .room-row')].map((row) => {
+  const box = (el) => el.getBoundingClientRect();
+  const panel = box(row.closest('.panel')), own = box(row);
+  return {code: row.dataset.code, main: Math.round(box(row.querySelector('.room-main')).width),
+          out: own.right > panel.right - 1
+            || [...row.children].some((part) => box(part).right > own.right + 0.5)};
+})"""
+
+
+def test_lobby_rows_stay_inside_their_panels(new_page: Any) -> None:
+    """From 320 to 1400 px wide every row of the lobby stays in its panel, and its words keep
+    room enough (not "en / attente / de / joueurs" a word a line): at 1000-1259 px "Return to
+    the table" ran 13-44 px out of "Your tables", which took a third of the lobby."""
+    host = lobby_with_rows(new_page)
+    answers = widths(host, ROWS_INSIDE)
+    assert all(len(rows) >= 6 for rows in answers.values())  # three rooms, listed twice
+    out = {w: [r for r in rows if r["out"] or r["main"] < 150] for w, rows in answers.items()}
+    assert {w: rows for w, rows in out.items() if rows} == {}, str(sorted(w for w, r in out.items() if r))
