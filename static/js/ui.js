@@ -7,10 +7,11 @@ import { errorText, lang, t } from "./i18n.js";
 const MAX_TOASTS = 3;
 
 /** A message at the top of the screen (style.css: never over the hand, the bidding box or a
- * form's button, which are low on the page), gone after `timeout` ms. The same words said again
+ * form's button, which are low on the page), gone after `timeout` ms (an error's 6 s, news' 3 s:
+ * "Name saved" covered a phone's nav for 6 s). The same words said again
  * (a click repeated on a refused button) replace the toast that says them, with a new timeout,
  * rather than pile up. */
-export function toast(text, { kind = "info", detail = null, code = null, timeout = 6000 } = {}) {
+export function toast(text, { kind = "info", detail = null, code = null, timeout = kind === "error" ? 6000 : 3000 } = {}) {
   const box = document.getElementById("toasts");
   const words = `${text}\n${detail || ""}`;
   for (const shown of box.querySelectorAll(".toast")) if (shown.dataset.words === words) shown.remove();
