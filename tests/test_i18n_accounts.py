@@ -153,3 +153,27 @@ def test_each_language_keeps_one_word_for_the_match_the_game_and_the_contract() 
     for lang in LANGS:
         names = {words[lang][key] for key in ("preset", "contract", "matches")}
         assert len(names) == 3, (lang, names)
+
+
+# A bid (a call of the bidding) and a declaration (a tierce, a carré … shown in the first trick)
+# are two things with two words in each language: French once said "Annonces" for both (the
+# bids beside the table, the declarations in the score), Bulgarian "обяви".
+DECLARATION = {"fr": r"\bannonces?\b", "bg": r"(?<!\w)анонс"}
+BID_NOUN = {"fr": r"\bench[eè]res?\b", "bg": r"(?<!\w)обяв"}
+
+
+def test_bids_and_declarations_have_their_own_words() -> None:
+    words = texts()
+    english = words["en"].items()
+    declarations = [k for k, said in english if re.search(r"\bdeclarations?\b", said, re.I)]
+    bids = [k for k, said in english if re.search(r"\b(bids|(your|no|that|a) bid)\b", said, re.I)]
+    assert len(declarations) >= 4 and len(bids) >= 4, (declarations, bids)
+    for lang in ("fr", "bg"):
+        for key in declarations:
+            said = words[lang][key]
+            assert re.search(DECLARATION[lang], said, re.I), (lang, key, said)
+            assert not re.search(BID_NOUN[lang], said, re.I), (lang, key, said)
+        for key in bids:
+            said = words[lang][key]
+            assert re.search(BID_NOUN[lang], said, re.I), (lang, key, said)
+            assert not re.search(DECLARATION[lang], said, re.I), (lang, key, said)

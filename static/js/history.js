@@ -3,7 +3,7 @@
 import { get } from "./api.js";
 import { append, clear, h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { t } from "./i18n.js";
+import { labelled, t } from "./i18n.js";
 import { cardBack, cardFace, cardText, layoutHand, stackTag } from "./cards.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { canVerify, verifyMatch } from "./shuffle.js";
@@ -381,7 +381,7 @@ export function showReplay(app, matchId, number) {
     const center =
       trick.length || !bids.length || step > bids.length
         ? h("div", { class: `trick seats-${n}` }, positions(n).map((p) => h("div", { class: `slot ${p}` }, slots[p] || null)), winner !== null ? h("div", { class: "trick-caption", text: t("won_by", { name: seatLabel(seats, winner) }) }) : null)
-        : h("div", { class: "bidding" }, h("ol", { class: "bid-log" }, bids.map((b) => h("li", { text: `${seatLabel(seats, b.seat)}: ${contractLabel(b.bid)}` }))));
+        : h("div", { class: "bidding" }, h("ol", { class: "bid-log" }, bids.map((b) => h("li", { text: `${labelled(seatLabel(seats, b.seat))} ${contractLabel(b.bid)}` }))));
 
     const jump = h(
       "select",
@@ -420,9 +420,9 @@ export function showReplay(app, matchId, number) {
       h(
         "div",
         { class: "contract-line" },
-        h("span", { class: "label", text: `${t("contract")}: ` }),
+        h("span", { class: "label", text: `${labelled(t("contract"))} ` }),
         contract ? contractBadge(contract, multiplier) : h("span", { text: t("no_contract") }),
-        h("span", { class: "muted", text: ` · ${t("bids_history")}: ${bids.map((b) => `${seatLabel(seats, b.seat)} ${contractLabel(b.bid)}`).join(", ") || "—"}` }),
+        h("span", { class: "muted", text: ` · ${labelled(t("bids_history"))} ${bids.map((b) => `${seatLabel(seats, b.seat)} ${contractLabel(b.bid)}`).join(", ") || "—"}` }),
       ),
       h("div", { class: "table replay-table" }, h("div", { class: `felt seats-${n}` }, seatsView, h("div", { class: "center" }, center))),
       finished

@@ -3,7 +3,7 @@
 import { get } from "./api.js";
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { t } from "./i18n.js";
+import { labelled, t } from "./i18n.js";
 import { failureText, pageTokenRefused } from "./ui.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
@@ -136,7 +136,7 @@ function chart(history, boxWidth) {
           s(
             "circle",
             { cx: x(i), cy: y(c.after), r: 4, fill: c.won ? color : "#fff", stroke: color, "stroke-width": 2, class: "point" },
-            s("title", {}, document.createTextNode(`${t(`preset_${preset}`)}: ${fmt(c.before)} → ${fmt(c.after)} (${c.won ? t("won") : t("lost")})`)),
+            s("title", {}, document.createTextNode(`${labelled(t(`preset_${preset}`))} ${fmt(c.before)} → ${fmt(c.after)} (${c.won ? t("won") : t("lost")})`)),
           ),
         ),
       ];

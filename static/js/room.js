@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { forgottenGuestName, getPlayer } from "./identity.js";
-import { errorText, houseRuleText, t } from "./i18n.js";
+import { errorText, houseRuleText, labelled, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
@@ -959,7 +959,7 @@ export function showRoom(app, code) {
         h(
           "div",
           { class: "contract-line", id: "contract" },
-          h("span", { class: "label", text: `${t("contract")}: ` }),
+          h("span", { class: "label", text: `${labelled(t("contract"))} ` }),
           deal.contract ? contractBadge(deal.contract, deal.multiplier) : h("span", { text: t("no_contract") }),
           deal.contract && deal.bidder !== null ? h("span", { class: "muted", text: ` — ${t("held_by", { name: name(deal.bidder) })}` }) : null,
         ),
@@ -984,7 +984,7 @@ export function showRoom(app, code) {
           // A player's count never breaks from his name, nor a "·" ends a line (ui.js, dots).
           const labels = shortTeamNames();
           const sides = columns().map((side) => `${labels[side]} ${won[side]}`);
-          sides[0] = `${t("tricks")}: ${sides[0]}`;
+          sides[0] = `${labelled(t("tricks"))} ${sides[0]}`;
           parts.push(dots("tricks-line", sides.map((text) => dotItem(text, { name: true }))));
         }
       }
@@ -1005,7 +1005,7 @@ export function showRoom(app, code) {
       parts.push(
         h("h3", { text: t("bids_history") }),
         deal.bids.length
-          ? h("ol", { class: "bid-log", id: "bid-log" }, deal.bids.map((b) => h("li", {}, h("span", { class: "who", text: `${name(b.seat)}: ` }), h("span", { text: contractLabel(b.bid) }))))
+          ? h("ol", { class: "bid-log", id: "bid-log" }, deal.bids.map((b) => h("li", {}, h("span", { class: "who", text: `${labelled(name(b.seat))} ` }), h("span", { text: contractLabel(b.bid) }))))
           : h("p", { class: "muted", text: t("no_bids") }),
       );
     }
@@ -1042,7 +1042,7 @@ export function showRoom(app, code) {
     return h(
       "li",
       { class: "chat-line" },
-      h("span", { class: "chat-name", text: `${line.name}: ` }),
+      h("span", { class: "chat-name", text: `${labelled(line.name)} ` }),
       h("span", { class: "chat-text", text: line.text }),
     );
   }

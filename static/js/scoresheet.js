@@ -2,7 +2,7 @@
 // or two; one line per deal, dashes, hanging points, totals) and the itemised score of one deal,
 // exactly as the server's breakdown gives it.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { labelled, t } from "./i18n.js";
 import { cardText, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 
 export function contractLabel(contract, multiplier = 1) {
@@ -89,7 +89,7 @@ export function breakdownTable(result, order, teamNames, seatName) {
       "div",
       { class: "breakdown" },
       h("p", { text: t("void_result") }),
-      b.hanging_out ? h("p", { text: `${t("hanging_out")}: ${b.hanging_out}` }) : null,
+      b.hanging_out ? h("p", { text: `${labelled(t("hanging_out"))} ${b.hanging_out}` }) : null,
     );
   }
   const b = result.breakdown;
@@ -109,13 +109,13 @@ export function breakdownTable(result, order, teamNames, seatName) {
       h(
         "div",
         { class: "decl" },
-        h("span", { text: `${seatName(d.seat)}: ${t(`kind_${d.kind}`)} ` }),
+        h("span", { text: `${labelled(seatName(d.seat))} ${t(`kind_${d.kind}`)} ` }),
         d.cards.map((c) => cardText(c)),
         h("span", { text: ` ${d.points}` }),
       ),
     );
   if (teams.some((team) => team.declarations.length)) rows.push(row(t("declarations"), teams.map(decl)));
-  const bel = (team) => team.belote.map((x) => h("div", { text: `${seatName(x.seat)}: ${x.points}` }));
+  const bel = (team) => team.belote.map((x) => h("div", { text: `${labelled(seatName(x.seat))} ${x.points}` }));
   if (teams.some((team) => team.belote.length)) rows.push(row(t("belote_line"), teams.map(bel)));
   rows.push(row(t("total"), teams.map((team) => String(team.total)), "total-row"));
   rows.push(row(t("tricks"), teams.map((team) => String(team.tricks))));

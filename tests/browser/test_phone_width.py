@@ -85,6 +85,8 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
     page.goto(ui.pages_of(match_id)["replay"][0])
     page.wait_for_selector("#replay-step")
     assert page.evaluate(REPLAY_ROWS) == [1, 2]
+    # A French label's colon has its space, as the French sentences have ("Contrat: …" did not).
+    assert page.inner_text(".contract-line .label").strip() == "Contrat :"
     # Signs only, the words their labels: a screen reader still says "Suivant".
     assert page.inner_text("#replay-next").strip() == "▶"
     assert page.get_attribute("#replay-next", "aria-label") == page.evaluate(

@@ -76,6 +76,7 @@ def test_a_whole_three_player_match_against_two_bots(new_page: Any, artifacts: P
     assert page.locator(".replay-table .seat").count() == 3
     page.click("#replay-last")
     assert page.locator("#all-hands .hand-line").count() == 3
+    assert "four" not in page.inner_text("#all-hands h3")  # it said "All four hands" of three
 
 
 def test_an_open_belot_deal_is_played_by_clicks_and_a_table_card_too(
