@@ -57,7 +57,7 @@ export function playerScores(labels, scores, order, names) {
 
 /** A name to show where it may take two lines (a phone's side seat): a name of one long word
  * gets a break opportunity (`<wbr>`) in its middle, so that it breaks into two halves
- * ("Beno" / "ît") rather than wherever the line ends ("Benoî" / "t"). Where the name fits, or
+ * ("Ben" / "oît") rather than wherever the line ends ("Benoî" / "t"). Where the name fits, or
  * the line does not wrap, nothing shows. A name with a space breaks at its spaces. */
 export function nameParts(name) {
   if (/\s/.test(name)) return [name];
