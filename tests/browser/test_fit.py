@@ -257,11 +257,7 @@ def test_the_hand_stays_put_as_the_turn_goes_round(new_page: Any) -> None:
     ui.create_room(page, bots=(1, 2, 3), pause=60)
     ui.start(page)
     page.evaluate(WATCH_HAND)
-    while (step := ui.wait_next(page)) != "result":
-        if step == "bid":
-            ui.bid(page, prefer="hearts")
-        else:
-            ui.play(page)
+    ui.play_deal_out(page, prefer="hearts")
     ui.settle(page)
     seen = page.evaluate("() => window.__hand")
     playing = [x for x in seen if x["phase"] == "playing" and not x["result"] and not x["declare"]]

@@ -34,11 +34,7 @@ def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, artifacts: Path, loc
     ui.create_room(page, bots=(1, 2, 3))
     measure("waiting room")
     ui.start(page)
-    while (step := ui.wait_next(page)) != "result":  # the first deal, for its replay
-        if step == "bid":
-            ui.bid(page, prefer="hearts")  # a contract: the deal is played, not void
-        else:
-            ui.play(page)
+    ui.play_deal_out(page, prefer="hearts")  # the first deal, for its replay
     ui.close_result(page)
     ui.play_until_trick_in_progress(page)  # the second: the match is in progress
     measure("table")
@@ -76,11 +72,7 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
     ui.set_name(page, "Bartholomew")
     ui.create_room(page, bots=(1, 2, 3))
     ui.start(page)
-    while (step := ui.wait_next(page)) != "result":
-        if step == "bid":
-            ui.bid(page, prefer="hearts")
-        else:
-            ui.play(page)
+    ui.play_deal_out(page, prefer="hearts")
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
     page.goto(ui.pages_of(match_id)["replay"][0])
     page.wait_for_selector("#replay-step")

@@ -17,12 +17,7 @@ def test_the_history_page_shows_a_deal_s_shuffle_verified(new_page: Any) -> None
     ui.set_name(page, "Vera")
     ui.create_room(page, bots=(1, 2, 3))
     ui.start(page)
-    while (step := ui.wait_next(page)) != "result":  # play the first deal out
-        assert step != "finished"
-        if step == "bid":
-            ui.bid(page)
-        else:
-            ui.play(page)
+    ui.play_deal_out(page)
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
 
     record = page.request.get(f"/api/matches/{match_id}/record", headers=ui.auth(page)).json()

@@ -154,6 +154,17 @@ def play(page: Any, keyboard: bool = False) -> str:
     return cards[0]
 
 
+def play_deal_out(page: Any, prefer: str = "pass") -> None:
+    """Bid (``prefer``: "hearts" makes a contract, so that the deal is played, not void) and
+    play until the deal's result shows."""
+    while (step := wait_next(page)) != "result":
+        assert step != "finished", "the match ended before a deal's result showed"
+        if step == "bid":
+            bid(page, prefer=prefer)
+        else:
+            play(page)
+
+
 def close_result(page: Any) -> None:
     """Done with a deal's result: "Next deal" during the pause after it, else "Close"."""
     if page.query_selector("#next-deal:not([disabled])"):
