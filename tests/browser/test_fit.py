@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ui
+from tests.browser.conftest import PHONE
 from tests.browser.rigged import DECLARER_HANDS, rig_deals
 
 pytestmark = pytest.mark.browser
@@ -243,6 +244,10 @@ WATCH_HAND = """() => {
       result: Boolean(document.querySelector('#result-panel')),
       declare: Boolean(document.querySelector('#declare-panel')),
       below: Math.round(hand.getBoundingClientRect().top - felt.getBoundingClientRect().bottom),
+      top: Math.round(hand.getBoundingClientRect().top + scrollY),
+      bubbles: Math.round(table.querySelector('.seat.pos-top .seat-extras')
+        ?.getBoundingClientRect().height || 0),
+      topSeat: Math.round(table.querySelector('.seat.pos-top').getBoundingClientRect().height),
       table: Math.round(table.getBoundingClientRect().height)});
   };
   new MutationObserver(look).observe(table, {childList: true, subtree: true});
@@ -285,3 +290,24 @@ def test_lobby_rows_stay_inside_their_panels(new_page: Any) -> None:
     assert all(len(rows) >= 6 for rows in answers.values())  # three rooms, listed twice
     out = {w: [r for r in rows if r["out"] or r["main"] < 150] for w, rows in answers.items()}
     assert {w: rows for w, rows in out.items() if rows} == {}
+
+
+def test_on_a_phone_the_top_seat_keeps_its_height_through_the_play(new_page: Any) -> None:
+    """The top seat's height is the felt's first row, over the trick and the hand: its bubble
+    row came and went (a declaration, a belote) and its card backs' row when its last card was
+    out, so the hand under the felt moved 22 and 13 px during the play. Both rows are kept now.
+    (A bubble of two lines, or a side seat grown taller than the trick by a declaration, still
+    moves it.)"""
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3), pause=60)
+    ui.start(page)
+    page.evaluate(WATCH_HAND)
+    ui.play_deal_out(page, prefer="hearts")
+    seen = page.evaluate("() => window.__hand")
+    heights = [
+        x["topSeat"]
+        for x in seen
+        if x["phase"] == "playing" and not x["result"] and x["bubbles"] < 24
+    ]
+    assert len(heights) > 10 and len(set(heights)) == 1, sorted(set(heights))
