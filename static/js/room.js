@@ -592,7 +592,7 @@ export function showRoom(app, code) {
         : // A phone keeps the top seat's bubble row through a deal (unseen while empty; style.css):
           // the felt's height, and the hand under it, stay put when a bubble shows there.
           position(seat) === "top" && dealLive()
-          ? h("div", { class: "seat-extras kept", "aria-hidden": "true" }, h("span", { class: "bubble", text: "\u00a0" }))
+          ? h("div", { class: "seat-extras kept", "aria-hidden": "true" }, h("span", { class: "bubble" }))
           : null,
       controls.length ? h("div", { class: "seat-controls" }, controls) : null,
     );
