@@ -738,11 +738,8 @@ class Room:
             0,
             "deal_end",
             {
-                "number": match.number,
-                "result": result_dict,
+                **_deal_outcome(match.number, result_dict, after),
                 "scoresheet": sheet,
-                "finished": after.finished,
-                "winner": after.winner,
                 "shuffle": None if match.shuffle is None else match.shuffle.revealed(),
             },
         )
@@ -843,12 +840,7 @@ class Room:
         result = match.finished_deals[-1].result
         if match.deal is not None or result is None:
             return None
-        return {
-            "number": match.number,
-            "result": result.to_dict(),
-            "finished": match.state.finished,
-            "winner": match.state.winner,
-        }
+        return _deal_outcome(match.number, result.to_dict(), match.state)
 
     def _next_deal_info(self) -> dict[str, Any] | None:
         """While a deal's result is shown: when the next deal comes and who asked for it."""
@@ -1414,6 +1406,12 @@ def _applied(deal: DealState, action: Action) -> DealState:
         return apply(deal, action)
     except RuleError as error:
         raise RoomError(error.code, error.message, error.rule) from error
+
+
+def _deal_outcome(number: int, result: dict[str, Any], after: MatchState) -> dict[str, Any]:
+    """How a deal ended and where it left the match: the part of a ``deal_end`` event that a
+    snapshot repeats as ``last_deal`` while the pause after the deal runs."""
+    return {"number": number, "result": result, "finished": after.finished, "winner": after.winner}
 
 
 def _chat_dict(line: StoredChat) -> dict[str, Any]:
