@@ -41,6 +41,7 @@ STATUS = {
     "not_host": 403,
     "account_required": 403,
     "not_seated": 403,
+    "removed": 403,
     "unknown_room": 404,
     "unknown_match": 404,
     "unknown_deal": 404,
@@ -61,11 +62,13 @@ MEANING = {
     400: "`http_error`: the body is not JSON.",
     401: "`not_authenticated` (no Bearer token), `bad_token` (an unknown one) or `bad_login` "
     "(a wrong username or password: the same answer for both).",
-    403: "`not_host` or `not_seated`: the room does not let you do that; `account_required`: "
+    403: "`not_host` or `not_seated`: the room does not let you do that; `removed`: the host "
+    "removed you from the room, which you may watch but not sit in; `account_required`: "
     "rated play is for signed-in accounts, not guests.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
-    409: "The state does not allow it now (`seat_taken`, `match_in_progress`, `username_taken`, "
+    409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "
+    "`username_taken`, "
     "`already_claimed`, `not_an_account`, …).",
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "

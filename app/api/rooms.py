@@ -188,6 +188,17 @@ async def leave_seat(code: RoomCode, player: PlayerDep, services: ServicesDep) -
     return _out(room)
 
 
+@router.delete("/rooms/{code}/seats/{seat}", response_model=VersionOut, responses=CHANGE)
+async def remove_player(
+    code: RoomCode, seat: int, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
+    """Host only, between matches: remove the player sitting in ``seat``; they may watch the
+    room but not sit in it again."""
+    room = await _room(services, code)
+    await room.remove(player.id, seat)
+    return _out(room)
+
+
 @router.put("/rooms/{code}/seats/{seat}/bot", response_model=VersionOut, responses=CHANGE)
 async def put_bot(
     code: RoomCode, seat: int, player: PlayerDep, services: ServicesDep

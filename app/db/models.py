@@ -69,6 +69,8 @@ class Room(Base):
     # The seats' standing votes (rematch, concede, next deal), tagged with the match and deal
     # they were cast at (``app.rooms.ports.TableVotes``): a restored room goes on counting them.
     votes: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The players the host removed, who may not sit here again (``RemovedChanged``).
+    removed: Mapped[list[str] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -63,6 +63,7 @@ from app.rooms.ports import (
     MatchProgress,
     MatchStarted,
     Op,
+    RemovedChanged,
     RoomConfig,
     RoomCreated,
     SeatRecord,
@@ -718,6 +719,10 @@ class SqlStore:
                 connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(votes=_votes_dict(votes))
                 )
+            case RemovedChanged(players=players):
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(removed=list(players))
+                )
             case StatusChanged(status=status):
                 connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(status=status))
             case MatchStarted():
@@ -894,6 +899,7 @@ def _read_rooms(
             ROOMS.c.current_match_id,
             ROOMS.c.next_seed,
             ROOMS.c.votes,
+            ROOMS.c.removed,
             SEATS.c.seat,
             SEATS.c.player_id,
             SEATS.c.name,
@@ -908,16 +914,16 @@ def _read_rooms(
     for row in room_rows:
         room_id = row[0]
         if room_id not in rooms:
-            rooms[room_id] = tuple(row[:15])
+            rooms[room_id] = tuple(row[:16])
             seats[room_id] = []
             standins[room_id] = []
             away[room_id] = []
-        if row[15] is not None:
-            seats[room_id].append(SeatRecord(row[16], row[17], row[18]))
-            if row[19]:
-                standins[room_id].append(row[15])
-            if row[20] is not None:
-                away[room_id].append((row[15], _epoch_seconds(row[20])))
+        if row[16] is not None:
+            seats[room_id].append(SeatRecord(row[17], row[18], row[19]))
+            if row[20]:
+                standins[room_id].append(row[16])
+            if row[21] is not None:
+                away[room_id].append((row[16], _epoch_seconds(row[21])))
     if not rooms:
         return {}
     ranked = (
@@ -1020,7 +1026,8 @@ def _read_rooms(
         )
     loaded: dict[str, StoredRoom] = {}
     for room_id, (_, code, host_id, rules, target, public, *rest) in rooms.items():
-        turn_seconds, bot_level, rated, pause, status, version, match_id, next_seed, votes = rest
+        turn_seconds, bot_level, rated, pause, status, version, match_id, next_seed, *rest = rest
+        votes, removed = rest
         match = None
         if match_id is not None and match_id in matches:
             match_rules, match_target, first_dealer, match_finished, scoresheet = matches[match_id]
@@ -1055,6 +1062,7 @@ def _read_rooms(
             standins=tuple(standins[room_id]),
             away=tuple(away[room_id]),
             votes=_read_votes(votes),
+            removed=tuple(removed or ()),
         )
     return loaded
 

@@ -122,6 +122,14 @@ class VotesChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class RemovedChanged:
+    """The players the host has removed from the room, who may not sit in it again: stored so
+    that a restored room still keeps them out."""
+
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class StatusChanged:
     status: str
 
@@ -202,6 +210,7 @@ Op = (
     | StandinsChanged
     | AwayChanged
     | VotesChanged
+    | RemovedChanged
     | StatusChanged
     | MatchStarted
     | DealStarted
@@ -278,6 +287,8 @@ class StoredRoom:
     """The votes last stored (``VotesChanged``), whichever match and deal they were cast at."""
     away: tuple[tuple[int, float], ...] = ()
     """The seats whose player left the table, and when (``AwayChanged``)."""
+    removed: tuple[str, ...] = ()
+    """The players the host removed (``RemovedChanged``)."""
 
 
 class Store(Protocol):

@@ -33,6 +33,7 @@ from app.rooms.ports import (
     MatchProgress,
     MatchStarted,
     Op,
+    RemovedChanged,
     RoomConfig,
     SeatRecord,
     SeatsChanged,
@@ -149,6 +150,7 @@ class Room:
         self.standins: set[int] = set()  # human seats a bot plays for while they are away
         self.concede_votes: set[int] = set()  # seats that offered to concede the match
         self.conceded: int | None = None  # the team that conceded the current (last) match
+        self.removed: set[str] = set()  # players the host removed: they may watch, not sit
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[CommandId, None]] = {}
@@ -197,6 +199,7 @@ class Room:
         if stored.status == PLAYING:  # a match's: those of a match over are stale
             room.standins = set(stored.standins)
         room._away_since = dict(stored.away)
+        room.removed = set(stored.removed)
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
@@ -445,6 +448,17 @@ class Room:
     ) -> int:
         return await self._call(lambda: self._leave(player_id, command_id), reply)
 
+    async def remove(
+        self,
+        player_id: str,
+        seat: int,
+        command_id: CommandId | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        """Host only, between matches: empty ``seat`` of its player, who may not sit here again."""
+        return await self._call(lambda: self._remove(player_id, seat, command_id), reply)
+
     async def set_bot(
         self,
         player_id: str,
@@ -536,6 +550,7 @@ class Room:
             "rematch": sorted(self.rematch_votes),
             "concede": sorted(self.concede_votes),
             "conceded": self.conceded,
+            "removed": sorted(self.removed),
         }
 
     def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
@@ -962,6 +977,8 @@ class Room:
             raise RoomError("match_in_progress", "Seats can change only before the match starts.")
         if self.config.rated and not account:
             raise RoomError("account_required", "Sign in to play rated matches.")
+        if player_id in self.removed:
+            raise RoomError("removed", "The host has removed you from this table.")
         target = self.seats[seat]
         if target.player_id is not None or target.bot:
             raise RoomError("seat_taken", f"Seat {seat} is taken.")
@@ -994,6 +1011,42 @@ class Room:
             raise
         self._remember(player_id, command_id)
         self._resend_snapshots(player_id)
+        return self.version
+
+    async def _remove(self, player_id: str, seat: int, command_id: CommandId | None) -> int:
+        """Empty a seat of a person the host does not want at the table (a stranger in a public
+        room who never starts, a rude one). They are kept out for the room's life, or they could
+        sit down again at once; they may still watch, as anyone with the code may. During a
+        match the seat is the player's (the match and its history are theirs), so not then.
+        Only the host themself: the seated players who may start while the host is away
+        (``_require_host``) may not remove one another, or the host."""
+        self._check_seat_number(seat)
+        if player_id != self.config.host_id:
+            raise RoomError("not_host", "Only the host of the room can do this.")
+        self._check_fresh(player_id, command_id)
+        if self.status == PLAYING:
+            raise RoomError("match_in_progress", "Players can be removed only between matches.")
+        removed = self.seats[seat].player_id
+        if removed is None:
+            raise RoomError("seat_empty", f"No player sits in seat {seat}.")
+        if removed == player_id:
+            raise RoomError("bad_seat", "That is your own seat: stand up instead.")
+        seats = list(self.seats)
+        seats[seat] = SeatRecord()
+        votes = set(self.rematch_votes)
+        self.rematch_votes.discard(seat)
+        self.removed.add(removed)
+        ops: list[Op] = [RemovedChanged(tuple(sorted(self.removed)))]
+        if seat in votes:
+            ops.extend(self._stored_votes())
+        try:
+            await self._change_seats(seats, ops)
+        except BaseException:  # still seated, still asking for the rematch, not kept out
+            self.rematch_votes = votes
+            self.removed.discard(removed)
+            raise
+        self._remember(player_id, command_id)
+        self._resend_snapshots(removed)
         return self.version
 
     async def _set_bot(

@@ -92,6 +92,12 @@ class Sit(_Data):
     seat: int
 
 
+class Remove(_Data):
+    """The host empties this seat of its player (between matches)."""
+
+    seat: int
+
+
 class Empty(_Data):
     pass
 
@@ -127,6 +133,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "sit": Sit,
     "leave": Empty,
     "bot": Bot,
+    "remove": Remove,
     "start": Start,
     "rematch": Empty,
     "entropy": Entropy,

@@ -513,6 +513,8 @@ class _Session:
             )
         elif isinstance(data, s.Bot):
             call = room.set_bot(player.id, data.seat, data.on, cid, reply=reply)
+        elif isinstance(data, s.Remove):
+            call = room.remove(player.id, data.seat, cid, reply=reply)
         elif isinstance(data, s.Start):
             call = room.begin(player.id, data.fill_with_bots, cid, reply=reply)
         elif isinstance(data, s.Concede):

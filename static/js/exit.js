@@ -1,5 +1,6 @@
 // Leaving a match and conceding it (docs/protocol.md, `leave` and `concede`): the table's two
 // buttons, the dialog that asks before either, and the scoresheet of a conceded match.
+import { confirmDialog } from "./dialog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -30,22 +31,16 @@ export function exitControls({ room, seat, ask, command, name }) {
 export function exitDialog(kind, { close, confirm }) {
   if (kind === null) return null;
   const leave = kind === "leave";
-  return h(
-    "div",
-    { class: "modal-backdrop", id: "exit-confirm", dataset: { kind } },
-    h(
-      "div",
-      { class: "modal", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "exit-title" },
-      h("h3", { id: "exit-title", text: t(leave ? "leave_match_title" : "concede_title") }),
-      h("p", { text: t(leave ? "leave_match_text" : "concede_text") }),
-      h(
-        "div",
-        { class: "modal-buttons" },
-        h("button", { type: "button", id: "exit-stay", class: "primary", text: t("stay"), onclick: close }),
-        h("button", { type: "button", id: "exit-go", class: "danger", text: t(leave ? "leave_match" : "concede"), onclick: confirm }),
-      ),
-    ),
-  );
+  return confirmDialog("exit", {
+    title: t(leave ? "leave_match_title" : "concede_title"),
+    text: t(leave ? "leave_match_text" : "concede_text"),
+    stay: t("stay"),
+    go: t(leave ? "leave_match" : "concede"),
+    danger: true,
+    dataset: { kind },
+    close,
+    confirm,
+  });
 }
 
 /** The live scoresheet of a room whose match was conceded: over, won by the other side. (The

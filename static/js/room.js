@@ -14,6 +14,7 @@ import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
+import { confirmDialog } from "./dialog.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
@@ -89,6 +90,7 @@ export function showRoom(app, code) {
     playedForYou: [], // what the server played for this player since they last looked: {number, seq, what}
     leaveTo: null, // a link the player followed during the match: asked to confirm
     exitAsk: null, // "leave" or "concede": the player pressed it, the dialog asks first
+    removeAsk: null, // {seat, id}: the host pressed "Remove" on that person's seat
     armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
     keyboard: false,
     status: "connecting",
@@ -164,6 +166,8 @@ export function showRoom(app, code) {
   const isHost = () => S.room && S.room.host === player.id;
   // While the host is away, any seated player may start and seat bots (the server agrees).
   const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
+  // The host removed this player from the table: they watch, and are offered no seat.
+  const removedMe = () => Boolean(player && S.room && (S.room.removed || []).includes(player.id));
   // A deal still being played (its last frame, phase "finished", stays in S.deal until the next).
   const dealLive = () => Boolean(S.deal && S.deal.phase !== "finished");
   const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
@@ -536,9 +540,12 @@ export function showRoom(app, code) {
     const controls = [];
     if (room.status === "waiting") {
       const empty = !record.player && !record.bot;
-      if (empty && player) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
+      if (empty && player && !removedMe()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
+      if (record.player && record.player.id !== room.host && isHost()) {
+        controls.push(h("button", { type: "button", class: "remove-player", "aria-label": t("remove_player_label", { name: seatName(room, seat) }), text: t("remove_player"), onclick: () => askRemove(seat) }));
+      }
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
     }
 
@@ -757,7 +764,8 @@ export function showRoom(app, code) {
     if (!deal) {
       const parts = [];
       if (room.status === "waiting") {
-        if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }), room.rated ? accountNote() : null);
+        if (removedMe()) parts.push(h("p", { class: "note", id: "removed-note", role: "status", text: t("removed_you") }));
+        else if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }), room.rated ? accountNote() : null);
         if (actsAsHost()) {
           if (!isHost()) parts.push(h("p", { class: "note", text: t("host_away") }));
           // A rated room's match counts only with people in every seat: its empty seats are
@@ -952,6 +960,7 @@ export function showRoom(app, code) {
       ),
       leaveDialog(),
       exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),
+      removeDialog(),
     );
     if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
   }
@@ -1104,7 +1113,7 @@ export function showRoom(app, code) {
   function onKey(event) {
     // A dialog is modal: Escape is "Stay", and Tab goes round its own buttons (a re-render
     // while it is open, each frame of the table, drops the focus to the page).
-    const dialog = document.querySelector("#exit-confirm .modal, #leave-confirm .modal");
+    const dialog = document.querySelector(".modal-backdrop .modal");
     if (dialog && (event.key === "Escape" || event.key === "Tab")) {
       event.preventDefault();
       const buttons = [...dialog.querySelectorAll("button")];
@@ -1219,32 +1228,53 @@ export function showRoom(app, code) {
       S.leaveTo = null;
       render();
     };
-    return h(
-      "div",
-      { class: "modal-backdrop", id: "leave-confirm" },
-      h(
-        "div",
-        { class: "modal", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "leave-title" },
-        h("h3", { id: "leave-title", text: t("leave_title") }),
-        h("p", { text: t("leave_text") }),
-        h(
-          "div",
-          { class: "modal-buttons" },
-          h("button", { type: "button", id: "leave-stay", class: "primary", text: t("stay"), onclick: close }),
-          h("button", {
-            type: "button",
-            id: "leave-go",
-            text: t("leave_confirm"),
-            onclick: () => {
-              const to = S.leaveTo;
-              S.leaveTo = null;
-              if (to === BACK) leaveBack();
-              else go(to);
-            },
-          }),
-        ),
-      ),
-    );
+    return confirmDialog("leave", {
+      title: t("leave_title"),
+      text: t("leave_text"),
+      stay: t("stay"),
+      go: t("leave_confirm"),
+      close,
+      confirm: () => {
+        const to = S.leaveTo;
+        S.leaveTo = null;
+        if (to === BACK) leaveBack();
+        else go(to);
+      },
+    });
+  }
+
+  // ---- the host removes a player (before a match) ----------------------------------------
+  function askRemove(seat) {
+    S.removeAsk = { seat, id: S.room.seats[seat].player.id };
+    render();
+    document.getElementById("remove-stay")?.focus();
+  }
+  function removeDialog() {
+    const ask = S.removeAsk;
+    if (ask === null) return null;
+    // Asked about a person: should they stand up meanwhile, the question is gone, and never
+    // turns to whoever sits there next.
+    if (S.room.seats[ask.seat].player?.id !== ask.id) {
+      S.removeAsk = null;
+      return null;
+    }
+    const close = () => {
+      S.removeAsk = null;
+      render();
+    };
+    const name = seatName(S.room, ask.seat);
+    return confirmDialog("remove", {
+      title: t("remove_title", { name }),
+      text: t("remove_text"),
+      stay: t("cancel"),
+      go: t("remove_player"),
+      danger: true,
+      close,
+      confirm: () => {
+        close();
+        command("remove", { seat: ask.seat });
+      },
+    });
   }
 
   return {

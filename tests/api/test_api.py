@@ -213,3 +213,43 @@ async def test_metrics_can_be_turned_off(settings: Settings) -> None:
     off = settings.model_copy(update={"metrics": False})
     async with serve(off) as quiet, httpx.AsyncClient(base_url=quiet.url) as http:
         assert (await http.get("/metrics")).status_code == 404
+
+
+async def test_the_host_removes_a_player_by_rest_and_by_socket(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """``DELETE /api/rooms/{code}/seats/{seat}`` and the ``remove`` command (docs/protocol.md):
+    the host only; the removed player's seat empties and they are refused a seat after."""
+    host, guest, other = [await new_guest(http, n) for n in ("Host", "Guest", "Other")]
+    code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+    for who, seat in ((guest, 1), (other, 2)):
+        assert (await http.put(f"/api/rooms/{code}/seats/{seat}", headers=who.auth)).is_success
+
+    async def refused(response: httpx.Response, status: int, error: str) -> None:
+        assert (response.status_code, response.json()["error"]["code"]) == (status, error)
+
+    await refused(
+        await http.delete(f"/api/rooms/{code}/seats/1", headers=guest.auth), 403, "not_host"
+    )
+    await refused(
+        await http.delete(f"/api/rooms/{code}/seats/3", headers=host.auth), 409, "seat_empty"
+    )
+    await refused(
+        await http.delete(f"/api/rooms/{code}/seats/0", headers=host.auth), 422, "bad_seat"
+    )
+    await refused(await http.delete(f"/api/rooms/{code}/seats/1"), 401, "not_authenticated")
+    removed = await http.delete(f"/api/rooms/{code}/seats/1", headers=host.auth)
+    assert removed.status_code == 200
+    room = removed.json()["room"]
+    assert room["seats"][1]["player"] is None and room["removed"] == [guest.id]
+    await refused(await http.put(f"/api/rooms/{code}/seats/3", headers=guest.auth), 403, "removed")
+    # The same by socket: the host's command is acked, the player's seat is gone.
+    async with ws_client(server, code, host.token) as client:
+        command_id = await client.send("remove", {"seat": 2})
+        assert (await client.reply(command_id))["t"] == "ack"
+        again = await client.send("remove", {"seat": 2})
+        error = await client.reply(again)
+        assert (error["t"], error["d"]["code"]) == ("error", "seat_empty")
+    room = (await http.get(f"/api/rooms/{code}")).json()["room"]
+    assert room["removed"] == sorted([guest.id, other.id])
+    assert [s["player"] and s["player"]["id"] for s in room["seats"]] == [host.id, None, None, None]

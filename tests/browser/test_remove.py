@@ -1,0 +1,88 @@
+"""The host removes a player from the waiting table, in a real Chromium: the page asks first,
+the player's seat empties on every page, and the removed player is told why and offered no
+seat, on the page they had open and after a reload (docs/protocol.md, `remove`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def seated_guest(new_page: Any, **guest: Any) -> tuple[Any, Any]:
+    """The host's waiting room (desktop, English) and a guest (``guest``: the page's options)
+    sitting in seat 2."""
+    host = new_page()
+    ui.set_name(host, "Host")
+    ui.create_room(host)
+    page = new_page(**guest)
+    ui.set_name(page, "Guest")
+    page.goto(host.input_value("#invite-link"))
+    page.wait_for_selector("#room[data-status=waiting]")
+    page.click(".seat[data-seat='2'] button.sit")
+    host.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Guest')")
+    return host, page
+
+
+def test_the_host_removes_a_player_who_then_watches_without_a_seat(new_page: Any) -> None:
+    host, guest = seated_guest(new_page)
+    # Only the host sees the button, and not on their own seat; the guest sees none at all.
+    assert host.query_selector(".seat[data-seat='0'] button.remove-player") is None
+    assert guest.query_selector("button.remove-player") is None
+    button = host.wait_for_selector(".seat[data-seat='2'] button.remove-player")
+    assert button.get_attribute("aria-label") == "Remove Guest from the table"
+    button.click()
+    dialog = host.wait_for_selector("#remove-confirm")
+    assert "Remove Guest from the table?" in dialog.inner_text()
+    host.keyboard.press("Escape")  # asked first: cancelling changes nothing
+    host.wait_for_selector("#remove-confirm", state="detached")
+    assert guest.query_selector("#removed-note") is None
+    host.click(".seat[data-seat='2'] button.remove-player")
+    host.click("#remove-go")
+    host.wait_for_selector(".seat[data-seat='2'] button.add-bot")  # the seat is empty
+    note = guest.wait_for_selector("#removed-note")
+    assert note.inner_text() == "The host removed you from the table. You can still watch."
+    guest.wait_for_function("() => window.__belote.state.room.seats[2].player === null")
+    assert guest.query_selector("button.sit") is None  # no seat is offered to them
+    guest.reload()
+    guest.wait_for_selector("#room[data-status=waiting] #removed-note")
+    assert guest.query_selector("button.sit") is None
+    assert host.query_selector("#removed-note") is None
+
+
+# The lines each word of the phone's side seats' names takes.
+SIDE_WORD_LINES = """() => {
+  const found = [];
+  for (const name of document.querySelectorAll('.seat:is(.pos-left, .pos-right) .seat-name')) {
+    const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        found.push([m[0], lines.size]);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_on_a_phone_the_removed_player_sees_empty_side_seats_in_whole_words(
+    new_page: Any,
+) -> None:
+    """With no button on the empty side seats (none is offered), "Свободно място" was cut to
+    a letter a line ("С" / "в"), the watcher's note taking the middle's width."""
+    host, guest = seated_guest(new_page, viewport=PHONE, locale="bg-BG", has_touch=True)
+    host.click(".seat[data-seat='2'] button.remove-player")
+    host.click("#remove-go")
+    guest.wait_for_selector("#removed-note")
+    ui.settle(guest)
+    words = guest.evaluate(SIDE_WORD_LINES)
+    assert [w for w, _ in words] == ["Свободно", "място"] * 2
+    assert [w for w, lines in words if lines != 1] == [], words

@@ -1,0 +1,35 @@
+"""Those the host removed stay out of the room after a restart or a take-over: the list is
+stored with the room (``rooms.removed``) and read back with it, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rooms.errors import RoomError
+from tests.db.test_store import add_player, running
+
+
+async def test_a_removed_player_stays_out_of_a_restored_room(database_url: str) -> None:
+    for player in ("host", "guest", "other"):
+        await add_player(database_url, player)
+    async with running(database_url) as (manager, _store):
+        room = await manager.create(
+            "host", "Host", {"preset": "bulgarian"}, target=None, public=True, turn_seconds=0
+        )
+        await room.sit("guest", "Guest", 1)
+        await room.sit("other", "Other", 2)
+        await room.remove("host", 1)
+        code = room.config.code
+    async with running(database_url) as (manager, _store):
+        restored = await manager.get(code)
+        assert restored is not None
+        assert restored.removed == {"guest"}
+        assert restored.summary()["removed"] == ["guest"]
+        assert [s.player_id for s in restored.seats] == ["host", None, "other", None]
+        with pytest.raises(RoomError) as error:
+            await restored.sit("guest", "Guest", 3)
+        assert error.value.code == "removed"
+        await restored.remove("host", 2)  # the list grows from what was stored
+    async with running(database_url) as (manager, _store):
+        again = await manager.get(code)
+        assert again is not None and again.removed == {"guest", "other"}

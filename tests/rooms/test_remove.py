@@ -1,0 +1,114 @@
+"""The host removes a player from the table between matches, and they may not sit again.
+
+A public room's stranger who sits and never plays, or a rude one, used to hold a seat for as
+long as they liked: the host's only way out was to make a new room. Now the host can empty the
+seat; the player keeps watching (anyone with the code may) but is refused a seat in that room
+for its life, or they could sit down again at once.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import RemovedChanged, SeatsChanged
+from app.rooms.room import FINISHED, Room
+from tests.rooms.fakes import Inbox, MemoryStore
+from tests.rooms.test_room import GUEST, HOST, finished_match_of_two
+
+OTHER = "other"
+
+
+async def waiting_room(manager: RoomManager) -> Room:
+    """A private Bulgarian room: the host in seat 0, the guest in seat 2, nobody else."""
+    room = await manager.create(
+        HOST, "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+    )
+    await room.sit(GUEST, "Guest", 2)
+    return room
+
+
+async def refused(command: object) -> str:
+    with pytest.raises(RoomError) as error:
+        await command  # type: ignore[misc]
+    return error.value.code
+
+
+async def test_the_host_removes_a_player_who_then_watches_and_may_not_sit_again(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await waiting_room(manager)
+    guest = Inbox(GUEST)
+    await room.connect(guest, None)
+    before = room.version
+    await room.remove(HOST, 2)
+    assert room.seats[2].player_id is None and room.seat_of(GUEST) is None
+    assert room.version == before + 1
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged((GUEST,))
+    assert store.ops(SeatsChanged)[-1].seats[2].player_id is None
+    # The removed player is told, on the room's stream, that the table goes on without them:
+    # the seats and the list of those removed, and a snapshot from no seat.
+    told = await guest.wait(lambda f: f["t"] == "room" and GUEST in f["d"]["removed"])
+    assert all((s["player"] or {}).get("id") != GUEST for s in told["d"]["seats"])
+    snapshot = await guest.wait(lambda f: f["t"] == "snapshot" and f["v"] == room.version)
+    assert snapshot["d"]["you"] == {"player_id": GUEST, "seat": None}
+    for seat in (1, 2, 3):
+        assert await refused(room.sit(GUEST, "Guest", seat)) == "removed"
+    assert room.seat_of(GUEST) is None and room.version == before + 1
+    # Anyone else may take the seat.
+    await room.sit(OTHER, "Other", 2)
+    assert room.seat_of(OTHER) == 2
+
+
+async def test_only_the_host_removes_only_a_player_and_never_during_a_match(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await waiting_room(manager)
+    await room.set_bot(HOST, 1, True)
+    # The host is not connected, so a seated player may start or seat bots in their place,
+    # but not remove anyone: not another player, not the host.
+    await room.set_bot(GUEST, 3, True)
+    await room.set_bot(GUEST, 3, False)
+    version, commits = room.version, len(store.commits)
+    cases = [
+        (room.remove(GUEST, 0), "not_host"),
+        (room.remove(OTHER, 2), "not_host"),
+        (room.remove(HOST, 7), "bad_seat"),
+        (room.remove(HOST, 0), "bad_seat"),  # their own: they stand up instead
+        (room.remove(HOST, 1), "seat_empty"),  # a bot: "remove bot" takes it away
+        (room.remove(HOST, 3), "seat_empty"),
+    ]
+    for command, code in cases:
+        assert await refused(command) == code
+    assert (room.version, len(store.commits)) == (version, commits)
+    assert room.removed == set() and room.seat_of(GUEST) == 2
+    await room.begin(HOST, fill_with_bots=True)
+    assert await refused(room.remove(HOST, 2)) == "match_in_progress"
+    assert room.seat_of(GUEST) == 2 and room.removed == set()
+
+
+async def test_a_removal_that_cannot_be_stored_changes_nothing(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room = await waiting_room(manager)
+    version = room.version
+    store.fail_next = True
+    assert await refused(room.remove(HOST, 2)) == "server_error"
+    assert room.seat_of(GUEST) == 2 and room.removed == set() and room.version == version
+    await room.remove(HOST, 2)  # and it goes through once the store is back
+    assert room.removed == {GUEST}
+
+
+async def test_after_a_match_a_removed_player_s_rematch_vote_goes_with_them(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room, _host, _guest = await finished_match_of_two(manager)
+    await room.rematch(GUEST)
+    assert room.rematch_votes == {2}
+    await room.remove(HOST, 2)
+    assert room.status == FINISHED and room.rematch_votes == set()
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged((GUEST,))
+    await room.rematch(HOST)  # the rematch no longer waits for, or seats, the removed player
+    assert room.match is not None and room.seat_of(GUEST) is None
+    assert [s.bot for s in room.seats] == [False, True, True, True]
