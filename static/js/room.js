@@ -15,6 +15,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { confirmDialog } from "./dialog.js";
+import { isMuted, muteControl } from "./mute.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
@@ -121,8 +122,10 @@ export function showRoom(app, code) {
   const chatInput = h("input", { id: "chat-input", maxlength: "300", autocomplete: "off" });
   const chatForm = h("form", { class: "chat-form", id: "chat-form" }, chatInput, h("button", { type: "submit", id: "chat-send" }));
   const chatTitle = h("h3");
+  const muteSlot = h("div", { class: "chat-mute-slot" });
+  let muteKey = null; // the people (and language) the mute box was drawn for
   const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
-  const chatBox = h("section", { class: "panel chat", id: "chat" }, chatTitle, chatList, chatForm, chatNote);
+  const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, chatNote);
   const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
@@ -453,6 +456,7 @@ export function showRoom(app, code) {
     renderInfo();
     renderSheet();
     chatTitle.textContent = t("chat");
+    renderMute();
     chatInput.placeholder = t("chat_placeholder");
     chatForm.querySelector("button").textContent = t("send");
     // Spectators read the players' chat but do not write in it (the server refuses them too).
@@ -1063,14 +1067,30 @@ export function showRoom(app, code) {
   }
 
   function renderChat() {
-    replace(chatList, S.chat.map(chatLine));
+    replace(chatList, S.chat.filter((line) => !isMuted(line.player)).map(chatLine));
     chatList.scrollTop = chatList.scrollHeight;
   }
 
   function appendChat(line) {
+    if (isMuted(line.player)) return;
     chatList.append(chatLine(line));
     while (chatList.children.length > 100) chatList.firstChild.remove();
     chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  /** The mute box lists the other people of the table and of its chat (one who left keeps
+   * their lines); drawn again only when they change, so a box being ticked keeps its focus. */
+  function renderMute() {
+    const people = new Map();
+    for (const record of S.room.seats) if (record.player) people.set(record.player.id, seatName(S.room, record.seat));
+    for (const line of S.chat) if (!people.has(line.player)) people.set(line.player, line.name);
+    if (player) people.delete(player.id);
+    const list = [...people].map(([id, name]) => ({ id, name }));
+    const key = JSON.stringify([t("mute"), list]);
+    if (key === muteKey) return;
+    muteKey = key;
+    const wasOpen = Boolean(muteSlot.querySelector("details")?.open);
+    replace(muteSlot, muteControl(list, { wasOpen, onChange: renderChat }));
   }
 
   // ---- the turn clock --------------------------------------------------------------------
