@@ -81,6 +81,10 @@ RESUMED_TURN_SECONDS = 5.0
 """The least a person's turn clock has left when a restored room resumes it: one whose time ran
 out while the room was away (a restart, a node's failure) could not act meanwhile."""
 
+MOST_REMOVED = 100
+"""The players a room keeps out at most: a host removing strangers all day does not grow its
+stored list (written whole with each removal) without end; the earliest removed may sit again."""
+
 
 # A queued command: what to run, the future its caller awaits, the reply it asked for.
 _Queued = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]", Callable[[Any], None] | None]
@@ -150,7 +154,8 @@ class Room:
         self.standins: set[int] = set()  # human seats a bot plays for while they are away
         self.concede_votes: set[int] = set()  # seats that offered to concede the match
         self.conceded: int | None = None  # the team that conceded the current (last) match
-        self.removed: set[str] = set()  # players the host removed: they may watch, not sit
+        # The players the host removed, the earliest first: they may watch, not sit.
+        self.removed: dict[str, None] = {}
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[CommandId, None]] = {}
@@ -199,7 +204,7 @@ class Room:
         if stored.status == PLAYING:  # a match's: those of a match over are stale
             room.standins = set(stored.standins)
         room._away_since = dict(stored.away)
-        room.removed = set(stored.removed)
+        room.removed = dict.fromkeys(stored.removed)
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
@@ -550,7 +555,7 @@ class Room:
             "rematch": sorted(self.rematch_votes),
             "concede": sorted(self.concede_votes),
             "conceded": self.conceded,
-            "removed": sorted(self.removed),
+            "removed": list(self.removed),
         }
 
     def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
@@ -1035,15 +1040,18 @@ class Room:
         seats[seat] = SeatRecord()
         votes = set(self.rematch_votes)
         self.rematch_votes.discard(seat)
-        self.removed.add(removed)
-        ops: list[Op] = [RemovedChanged(tuple(sorted(self.removed)))]
+        kept = dict(self.removed)
+        self.removed[removed] = None
+        while len(self.removed) > MOST_REMOVED:  # the earliest is let back in
+            del self.removed[next(iter(self.removed))]
+        ops: list[Op] = [RemovedChanged(tuple(self.removed))]
         if seat in votes:
             ops.extend(self._stored_votes())
         try:
             await self._change_seats(seats, ops)
         except BaseException:  # still seated, still asking for the rematch, not kept out
             self.rematch_votes = votes
-            self.removed.discard(removed)
+            self.removed = kept
             raise
         self._remember(player_id, command_id)
         self._resend_snapshots(removed)

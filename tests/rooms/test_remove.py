@@ -13,7 +13,7 @@ import pytest
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import RemovedChanged, SeatsChanged
-from app.rooms.room import FINISHED, Room
+from app.rooms.room import FINISHED, MOST_REMOVED, Room
 from tests.rooms.fakes import Inbox, MemoryStore
 from tests.rooms.test_room import GUEST, HOST, finished_match_of_two
 
@@ -82,10 +82,10 @@ async def test_only_the_host_removes_only_a_player_and_never_during_a_match(
     for command, code in cases:
         assert await refused(command) == code
     assert (room.version, len(store.commits)) == (version, commits)
-    assert room.removed == set() and room.seat_of(GUEST) == 2
+    assert list(room.removed) == [] and room.seat_of(GUEST) == 2
     await room.begin(HOST, fill_with_bots=True)
     assert await refused(room.remove(HOST, 2)) == "match_in_progress"
-    assert room.seat_of(GUEST) == 2 and room.removed == set()
+    assert room.seat_of(GUEST) == 2 and list(room.removed) == []
 
 
 async def test_a_removal_that_cannot_be_stored_changes_nothing(
@@ -95,9 +95,9 @@ async def test_a_removal_that_cannot_be_stored_changes_nothing(
     version = room.version
     store.fail_next = True
     assert await refused(room.remove(HOST, 2)) == "server_error"
-    assert room.seat_of(GUEST) == 2 and room.removed == set() and room.version == version
+    assert room.seat_of(GUEST) == 2 and list(room.removed) == [] and room.version == version
     await room.remove(HOST, 2)  # and it goes through once the store is back
-    assert room.removed == {GUEST}
+    assert list(room.removed) == [GUEST]
 
 
 async def test_after_a_match_a_removed_player_s_rematch_vote_goes_with_them(
@@ -112,3 +112,22 @@ async def test_after_a_match_a_removed_player_s_rematch_vote_goes_with_them(
     await room.rematch(HOST)  # the rematch no longer waits for, or seats, the removed player
     assert room.match is not None and room.seat_of(GUEST) is None
     assert [s.bot for s in room.seats] == [False, True, True, True]
+
+
+async def test_a_room_keeps_out_the_latest_hundred_it_removed(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    """The list is written whole with each removal: a host removing strangers without end
+    must not grow it without end. Beyond ``MOST_REMOVED`` the earliest may sit again."""
+    room = await manager.create(
+        HOST, "Host", {"preset": "bulgarian"}, target=None, public=True, turn_seconds=0
+    )
+    strangers = [f"stranger-{i}" for i in range(MOST_REMOVED + 2)]
+    for stranger in strangers:
+        await room.sit(stranger, "Stranger", 1)
+        await room.remove(HOST, 1)
+    assert list(room.removed) == strangers[2:]
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged(tuple(strangers[2:]))
+    assert await refused(room.sit(strangers[2], "Stranger", 1)) == "removed"
+    await room.sit(strangers[0], "Stranger", 1)  # forgiven: the earliest
+    assert room.seat_of(strangers[0]) == 1
