@@ -311,3 +311,23 @@ def test_on_a_phone_the_top_seat_keeps_its_height_through_the_play(new_page: Any
         if x["phase"] == "playing" and not x["result"] and x["bubbles"] < 24
     ]
     assert len(heights) > 10 and len(set(heights)) == 1, sorted(set(heights))
+
+
+def test_on_a_phone_the_bidding_box_hardly_moves_the_hand(new_page: Any) -> None:
+    """The bidding box sits in the felt's middle, where the trick goes later: with its bids a
+    row each ("♦ Diamonds" did not fit two a row) it was 271 px tall against the trick's 168,
+    so the hand under the felt went up 103 px when the bidding ended. Two bids a row now, in
+    a smaller type on a phone: the box is about the trick's height."""
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3), pause=60)
+    ui.start(page)
+    page.evaluate(WATCH_HAND)
+    ui.play_deal_out(page, prefer="hearts")
+    seen = page.evaluate("() => window.__hand")
+    bidding = {x["top"] for x in seen if x["phase"] == "bidding" and x["mine"]}
+    playing = {
+        x["top"] for x in seen if x["phase"] == "playing" and not x["result"] and x["bubbles"] < 24
+    }
+    assert bidding and playing
+    assert max(bidding) - min(playing) <= 16, (sorted(bidding), sorted(playing))
