@@ -547,10 +547,11 @@ export function showRoom(app, code) {
       if (empty && player && !removedMe()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
-      if (record.player && record.player.id !== room.host && isHost()) {
-        controls.push(h("button", { type: "button", class: "remove-player", "aria-label": t("remove_player_label", { name: seatName(room, seat) }), text: t("remove_player"), onclick: () => askRemove(seat) }));
-      }
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
+    }
+    // Between matches (before the first, or before a rematch) the host may remove a person.
+    if (room.status !== "playing" && record.player && record.player.id !== room.host && isHost()) {
+      controls.push(h("button", { type: "button", class: "remove-player", "aria-label": t("remove_player_label", { name: seatName(room, seat) }), text: t("remove_player"), onclick: () => askRemove(seat) }));
     }
 
     const extras = [];
@@ -966,7 +967,11 @@ export function showRoom(app, code) {
       exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),
       removeDialog(),
     );
-    if (me() === null && S.room.status !== "waiting") table.prepend(h("p", { class: "note spectator", text: t("spectating").split(".")[0] + "." }));
+    if (me() === null && S.room.status !== "waiting") {
+      // One removed after a match is told so over the table (before one, in its middle).
+      const note = removedMe() ? { id: "removed-note", role: "status", text: t("removed_you") } : { text: t("spectating").split(".")[0] + "." };
+      table.prepend(h("p", { class: "note spectator", ...note }));
+    }
   }
 
   function renderInfo() {

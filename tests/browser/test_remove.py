@@ -10,6 +10,7 @@ import pytest
 
 from tests.browser import ui
 from tests.browser.conftest import PHONE
+from tests.browser.test_exit import partners
 
 pytestmark = pytest.mark.browser
 
@@ -86,3 +87,22 @@ def test_on_a_phone_the_removed_player_sees_empty_side_seats_in_whole_words(
     words = guest.evaluate(SIDE_WORD_LINES)
     assert [w for w, _ in words] == ["Свободно", "място"] * 2
     assert [w for w, lines in words if lines != 1] == [], words
+
+
+def test_after_a_match_the_host_removes_a_player_before_the_rematch(new_page: Any) -> None:
+    host, guest = partners(new_page)
+    for page in (host, guest):  # the quickest end of a match: the team concedes it
+        page.click("#concede")
+        page.click("#exit-go")
+    for page in (host, guest):
+        page.wait_for_selector("#room[data-status=finished]")
+    assert guest.query_selector("button.remove-player") is None
+    host.click(".seat[data-seat='2'] button.remove-player")
+    host.click("#remove-go")
+    note = guest.wait_for_selector("#removed-note")
+    assert note.inner_text() == "The host removed you from the table. You can still watch."
+    host.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Empty seat')")
+    host.click("#rematch")  # no longer waits for the guest: the seat gets a bot
+    host.wait_for_selector("#room[data-status=playing]")
+    guest.wait_for_selector("#room[data-status=playing]")
+    assert guest.evaluate("() => window.__belote.state.room.seats[2].bot") is True
