@@ -27,6 +27,7 @@ MALFORMED = [
     ("GET", "/api/rooms/caf%C3%A9"),
     ("PUT", "/api/rooms/%00/seats/1"),
     ("DELETE", "/api/rooms/%00/seats/me"),
+    ("DELETE", "/api/rooms/%00/seats/1"),
     ("PUT", "/api/rooms/%00/seats/1/bot"),
     ("POST", "/api/rooms/%00/start"),
     ("GET", "/api/rooms?limit=0"),
