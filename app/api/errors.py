@@ -68,8 +68,7 @@ MEANING = {
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "
-    "`username_taken`, "
-    "`already_claimed`, `not_an_account`, …).",
+    "`username_taken`, `already_claimed`, `not_an_account`, …).",
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`, `rated_needs_clock`.",

@@ -1025,9 +1025,8 @@ def _read_rooms(
             )
         )
     loaded: dict[str, StoredRoom] = {}
-    for room_id, (_, code, host_id, rules, target, public, *rest) in rooms.items():
-        turn_seconds, bot_level, rated, pause, status, version, match_id, next_seed, *rest = rest
-        votes, removed = rest
+    for room_id, (_, code, host_id, rules, target, public, turn_seconds, *rest) in rooms.items():
+        bot_level, rated, pause, status, version, match_id, next_seed, votes, removed = rest
         match = None
         if match_id is not None and match_id in matches:
             match_rules, match_target, first_dealer, match_finished, scoresheet = matches[match_id]

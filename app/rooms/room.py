@@ -1020,11 +1020,12 @@ class Room:
 
     async def _remove(self, player_id: str, seat: int, command_id: CommandId | None) -> int:
         """Empty a seat of a person the host does not want at the table (a stranger in a public
-        room who never starts, a rude one). They are kept out for the room's life, or they could
-        sit down again at once; they may still watch, as anyone with the code may. During a
-        match the seat is the player's (the match and its history are theirs), so not then.
-        Only the host themself: the seated players who may start while the host is away
-        (``_require_host``) may not remove one another, or the host."""
+        room who never starts, a rude one). They are kept out for the room's life (the latest
+        ``MOST_REMOVED`` of them), or they could sit down again at once; they may still watch,
+        as anyone with the code may. During a match the seat is the player's (the match and its
+        history are theirs), so not then. Only the host themself: the seated players who may
+        start while the host is away (``_require_host``) may not remove one another, or the
+        host."""
         self._check_seat_number(seat)
         if player_id != self.config.host_id:
             raise RoomError("not_host", "Only the host of the room can do this.")
