@@ -1136,13 +1136,14 @@ export function showRoom(app, code) {
   }
 
   function onKey(event) {
-    // A dialog is modal: Escape is "Stay", and Tab goes round its own buttons (a re-render
-    // while it is open, each frame of the table, drops the focus to the page).
+    // A dialog is modal: Escape is its first button ("Stay", "Cancel"), and Tab goes round its
+    // own buttons (a re-render while it is open, each frame of the table, drops the focus to
+    // the page).
     const dialog = document.querySelector(".modal-backdrop .modal");
     if (dialog && (event.key === "Escape" || event.key === "Tab")) {
       event.preventDefault();
       const buttons = [...dialog.querySelectorAll("button")];
-      if (event.key === "Escape") buttons[0].click(); // "Stay" comes first in both
+      if (event.key === "Escape") buttons[0].click(); // what keeps things as they are (dialog.js)
       else {
         const at = buttons.indexOf(document.activeElement);
         buttons[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length].focus();
