@@ -292,19 +292,26 @@ def test_lobby_rows_stay_inside_their_panels(new_page: Any) -> None:
     assert {w: rows for w, rows in out.items() if rows} == {}
 
 
-def test_on_a_phone_the_top_seat_keeps_its_height_through_the_play(new_page: Any) -> None:
-    """The top seat's height is the felt's first row, over the trick and the hand: its bubble
-    row came and went (a declaration, a belote) and its card backs' row when its last card was
-    out, so the hand under the felt moved 22 and 13 px during the play. Both rows are kept now.
-    (A bubble of two lines, or a side seat grown taller than the trick by a declaration, still
-    moves it.)"""
+def phone_deal_watched(new_page: Any) -> list[dict[str, Any]]:
+    """A deal of Bulgarian played out on a phone with three bots: what ``WATCH_HAND`` saw of
+    the table at each change of it."""
     page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
     ui.set_name(page, "Ann")
     ui.create_room(page, bots=(1, 2, 3), pause=60)
     ui.start(page)
     page.evaluate(WATCH_HAND)
     ui.play_deal_out(page, prefer="hearts")
-    seen = page.evaluate("() => window.__hand")
+    seen: list[dict[str, Any]] = page.evaluate("() => window.__hand")
+    return seen
+
+
+def test_on_a_phone_the_top_seat_keeps_its_height_through_the_play(new_page: Any) -> None:
+    """The top seat's height is the felt's first row, over the trick and the hand: its bubble
+    row came and went (a declaration, a belote) and its card backs' row when its last card was
+    out, so the hand under the felt moved 22 and 13 px during the play. Both rows are kept now.
+    (A bubble of two lines, or a side seat grown taller than the trick by a declaration, still
+    moves it.)"""
+    seen = phone_deal_watched(new_page)
     heights = [
         x["topSeat"]
         for x in seen
@@ -318,13 +325,7 @@ def test_on_a_phone_the_bidding_box_hardly_moves_the_hand(new_page: Any) -> None
     row each ("♦ Diamonds" did not fit two a row) it was 271 px tall against the trick's 168,
     so the hand under the felt went up 103 px when the bidding ended. Two bids a row now, in
     a smaller type on a phone: the box is about the trick's height."""
-    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
-    ui.set_name(page, "Ann")
-    ui.create_room(page, bots=(1, 2, 3), pause=60)
-    ui.start(page)
-    page.evaluate(WATCH_HAND)
-    ui.play_deal_out(page, prefer="hearts")
-    seen = page.evaluate("() => window.__hand")
+    seen = phone_deal_watched(new_page)
     bidding = {x["top"] for x in seen if x["phase"] == "bidding" and x["mine"]}
     playing = {
         x["top"] for x in seen if x["phase"] == "playing" and not x["result"] and x["bubbles"] < 24
