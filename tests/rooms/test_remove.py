@@ -8,6 +8,9 @@ for its life, or they could sit down again at once.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from typing import Any
+
 import pytest
 
 from app.rooms.errors import RoomError
@@ -29,9 +32,10 @@ async def waiting_room(manager: RoomManager) -> Room:
     return room
 
 
-async def refused(command: object) -> str:
+async def refused(command: Awaitable[Any]) -> str:
+    """The code the room refuses ``command`` with."""
     with pytest.raises(RoomError) as error:
-        await command  # type: ignore[misc]
+        await command
     return error.value.code
 
 
