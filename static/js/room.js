@@ -301,6 +301,7 @@ export function showRoom(app, code) {
           S.showResult = false;
           S.playedForYou = [];
         }
+        if (S.room) announceArrivals(S.room, d);
         S.room = d;
         S.scoresheet = withConcession(S.scoresheet, d);
         if (d.status !== "playing") S.exitAsk = null;
@@ -1081,6 +1082,19 @@ export function showRoom(app, code) {
     chatList.append(chatLine(line));
     while (chatList.children.length > 100) chatList.firstChild.remove();
     chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  /** Those at a waiting table, and its host, hear of each person who sits down (a host who
+   * shared the link and went to another tab hears the friend come), with the "turn" sound if
+   * sound is on. */
+  function announceArrivals(before, after) {
+    if (after.status !== "waiting" || (me() === null && !isHost())) return;
+    const here = new Set(before.seats.filter((s) => s.player).map((s) => s.player.id));
+    for (const record of after.seats) {
+      if (!record.player || here.has(record.player.id) || record.player.id === player.id) continue;
+      toast(t("sat_down", { name: seatName(after, record.seat) }));
+      playSound("turn");
+    }
   }
 
   /** The mute box lists the other people of the table and of its chat (one who left keeps

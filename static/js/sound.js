@@ -57,7 +57,7 @@ const SOUNDS = {
   lost: (ctx) => [392, 330, 262].forEach((f, i) => tone(ctx, f, i * 0.12, 0.28, { type: "triangle", gain: 0.1 })),
 };
 
-/** Play `kind` ("card", "turn", "won", "lost") if the player has sound on. */
+/** Play `kind` ("card", "turn" — also a person sitting down at a waiting table —, "won", "lost") if the player has sound on. */
 export function playSound(kind) {
   if (!pref("sound")) return;
   const ctx = audio();

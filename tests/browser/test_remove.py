@@ -106,3 +106,26 @@ def test_after_a_match_the_host_removes_a_player_before_the_rematch(new_page: An
     host.wait_for_selector("#room[data-status=playing]")
     guest.wait_for_selector("#room[data-status=playing]")
     assert guest.evaluate("() => window.__belote.state.room.seats[2].bot") is True
+
+
+def test_those_at_a_waiting_table_hear_of_each_person_who_sits_down(new_page: Any) -> None:
+    """A host who shared the link is told when the friend sits down; the friend is not told
+    of themself, and a watcher is told nothing."""
+    host = new_page()
+    ui.set_name(host, "Host")
+    ui.create_room(host)
+    watcher = new_page()
+    ui.set_name(watcher, "Watcher")
+    watcher.goto(host.input_value("#invite-link"))
+    watcher.wait_for_selector("#room[data-status=waiting]")
+    host.evaluate("() => document.querySelectorAll('#toasts .toast').forEach((t) => t.remove())")
+    guest = new_page()
+    ui.set_name(guest, "Guest")
+    guest.goto(host.input_value("#invite-link"))
+    guest.wait_for_selector("#room[data-status=waiting]")
+    guest.click(".seat[data-seat='2'] button.sit")
+    toast = host.wait_for_selector("#toasts .toast:has-text('sat down')")
+    assert toast.inner_text().startswith("Guest sat down at the table.")
+    watcher.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Guest')")
+    for page in (guest, watcher):
+        assert page.query_selector("#toasts .toast:has-text('sat down')") is None
