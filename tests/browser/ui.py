@@ -49,6 +49,13 @@ def create_room(
     return str(page.get_attribute(ROOM, "data-code"))
 
 
+def join_by_link(page: Any, host: Any, name: str) -> None:
+    """Save ``name`` on ``page`` and follow the invite link the ``host``'s waiting room shows."""
+    set_name(page, name)
+    page.goto(host.input_value("#invite-link"))
+    page.wait_for_selector("#room[data-status=waiting]")
+
+
 def start(page: Any) -> None:
     page.click("#start")
     page.wait_for_selector("#room[data-status=playing]")
