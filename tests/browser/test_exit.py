@@ -15,9 +15,7 @@ pytestmark = pytest.mark.browser
 
 def partners(new_page: Any) -> tuple[Any, Any]:
     """The host (seat 0) and a guest across the table (seat 2), bots in 1 and 3; playing."""
-    host = new_page()
-    ui.set_name(host, "Host")
-    ui.create_room(host)
+    host = ui.host_waiting_room(new_page)
     guest = new_page()
     ui.join_by_link(guest, host, "Guest")
     guest.click(".seat[data-seat='2'] button.sit")

@@ -324,11 +324,11 @@ def test_on_a_phone_the_top_seat_keeps_its_height_through_the_play(new_page: Any
 
 def test_on_a_phone_the_bidding_box_hardly_moves_the_hand(new_page: Any) -> None:
     """The bidding box sits in the felt's middle, where the trick goes later: with its bids a
-    row each ("♦ Diamonds" did not fit two a row) it was 271 px tall against the trick's 168,
-    so the hand under the felt went up 103 px when the bidding ended. Two bids a row now, in
-    a smaller type on a phone: the box is about the trick's height. (Measured: the box against
-    the felt's middle row in the play, not the hand: a side seat's bid of two lines can make
-    the felt taller too.)"""
+    row each ("♦ Diamonds" did not fit two a row) it was 271 px tall against the 168 px of the
+    felt's middle row in the play, so the hand under the felt went up 103 px when the bidding
+    ended. Two bids a row now, in a smaller type on a phone: the box is about that row's
+    height. (Measured: the box against that row, not the hand: a side seat's bid of two lines
+    can make the felt taller too.)"""
     seen = phone_deal_watched(new_page)
     boxes = {x["bidBox"] for x in seen if x["phase"] == "bidding" and x["bidBox"]}
     middles = {x["middle"] for x in seen if x["phase"] == "playing" and not x["result"]}

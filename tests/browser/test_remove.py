@@ -18,9 +18,7 @@ pytestmark = pytest.mark.browser
 def seated_guest(new_page: Any, **guest: Any) -> tuple[Any, Any]:
     """The host's waiting room (desktop, English) and a guest (``guest``: the page's options)
     sitting in seat 2."""
-    host = new_page()
-    ui.set_name(host, "Host")
-    ui.create_room(host)
+    host = ui.host_waiting_room(new_page)
     page = new_page(**guest)
     ui.join_by_link(page, host, "Guest")
     page.click(".seat[data-seat='2'] button.sit")
@@ -109,9 +107,7 @@ def test_after_a_match_the_host_removes_a_player_before_the_rematch(new_page: An
 def test_those_at_a_waiting_table_hear_of_each_person_who_sits_down(new_page: Any) -> None:
     """A host who shared the link is told when the friend sits down; the friend is not told
     of themself, and a watcher is told nothing."""
-    host = new_page()
-    ui.set_name(host, "Host")
-    ui.create_room(host)
+    host = ui.host_waiting_room(new_page)
     watcher = new_page()
     ui.join_by_link(watcher, host, "Watcher")
     host.evaluate("() => document.querySelectorAll('#toasts .toast').forEach((t) => t.remove())")

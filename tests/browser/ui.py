@@ -49,6 +49,15 @@ def create_room(
     return str(page.get_attribute(ROOM, "data-code"))
 
 
+def host_waiting_room(new_page: Any) -> Any:
+    """A new page (``new_page``, the fixture) whose guest "Host" has made a private waiting
+    room for four, alone in it."""
+    host = new_page()
+    set_name(host, "Host")
+    create_room(host)
+    return host
+
+
 def join_by_link(page: Any, host: Any, name: str) -> None:
     """Save ``name`` on ``page`` and follow the invite link the ``host``'s waiting room shows."""
     set_name(page, name)
