@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             chat_max_chars=settings.chat_max_chars,
             chat_history=settings.chat_history,
             retry_max_seconds=settings.retry_max_seconds,
+            max_turn_seconds=settings.max_turn_seconds,
         ),
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,

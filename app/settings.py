@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/belote.sqlite3"
@@ -233,6 +233,14 @@ class Settings(BaseSettings):
     room_chat_burst: int = Field(
         default=20, ge=1, description="Chat lines a room takes in a burst."
     )
+
+    @model_validator(mode="after")
+    def _quick_play_clock_is_allowed(self) -> Settings:
+        """A quick-play table is a room like any other: its timer must be one a room may have,
+        or no quick-play table could be made."""
+        if self.quickplay_turn_seconds > self.max_turn_seconds:
+            raise ValueError("quickplay_turn_seconds is longer than max_turn_seconds")
+        return self
 
     def sqlite_path(self) -> Path | None:
         """The file behind an SQLite URL, so that its folder can be created before use."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import RoomCode
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
+from app.rooms.config import MOST_DEAL_PAUSE, MOST_TARGET
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS, Ruleset
@@ -33,7 +34,10 @@ class RulesIn(Body):
 class RoomIn(Body):
     rules: RulesIn = Field(default_factory=RulesIn)
     target: int | None = Field(
-        default=None, ge=1, le=100000, description="Match target; default 151 / 1000 by preset."
+        default=None,
+        ge=1,
+        le=MOST_TARGET,
+        description="Match target; default 151 / 1000 by preset.",
     )
     public: bool = False
     turn_seconds: int | None = Field(
@@ -42,7 +46,7 @@ class RoomIn(Body):
     deal_pause_seconds: float | None = Field(
         default=None,
         ge=0,
-        le=120,
+        le=MOST_DEAL_PAUSE,
         description="How long each deal's result is shown before the next deal (the players may "
         "cut it short); default from the server settings.",
     )
@@ -53,6 +57,28 @@ class RoomIn(Body):
     )
     seat: int | None = Field(default=0, description="Where the host sits (null: do not sit).")
     rated: bool = Field(default=False, description="Matches move ratings (see Ratings).")
+
+
+class SettingsIn(Body):
+    """Only the settings given change; ``null`` leaves one as it is, except ``target``. A
+    setting that cannot be changed (the preset, ``rated``) is refused, not ignored: the host
+    must not believe it changed."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    house_rules: dict[str, bool | str] | None = Field(
+        default=None,
+        max_length=64,
+        description="The room's whole set of house rules of its preset (one left out takes its "
+        "default; see `GET /api/rules`).",
+    )
+    target: int | None = Field(
+        default=None, ge=1, le=MOST_TARGET, description="Match target; null: the preset's."
+    )
+    public: bool | None = None
+    turn_seconds: int | None = Field(default=None, ge=0, description="Turn timer; 0 = none.")
+    deal_pause_seconds: float | None = Field(default=None, ge=0, le=MOST_DEAL_PAUSE)
+    bot_level: Literal["random", "basic", "strong", "expert"] | None = None
 
 
 class StartIn(Body):
@@ -118,15 +144,9 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
     """Create a room; the reply holds its invite ``code`` (share ``/r/{code}``)."""
     settings = services.settings
     turn = settings.default_turn_seconds if body.turn_seconds is None else body.turn_seconds
-    if turn > settings.max_turn_seconds:
-        raise RoomError("bad_request", f"The turn timer is at most {settings.max_turn_seconds} s.")
     if body.rated and not player.account:
         # Guests cost nothing to make: one person could seat their own and farm a rating.
         raise RoomError("account_required", "Sign in to create a rated room.")
-    if body.rated and turn == 0:
-        # With no clock a player who is losing could stay and never act: the match would never
-        # end, and a rating would never be lost (leaving does not save one, §8.2).
-        raise RoomError("rated_needs_clock", "A rated room needs a turn timer.")
     room = await services.rooms.create(
         player.id,
         player.name,
@@ -168,6 +188,17 @@ async def public_rooms(
 async def get_room(code: RoomCode, services: ServicesDep) -> VersionOut:
     """A room by its invite code (this is how an invite link is joined)."""
     return _out(await _room(services, code))
+
+
+@router.patch("/rooms/{code}", response_model=VersionOut, responses={**CHANGE, **responses(400)})
+async def change_settings(
+    code: RoomCode, body: SettingsIn, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
+    """Host only, between matches: change the room's settings (not its preset, nor whether it
+    is rated); the next match is played by them. Rematch votes already cast are cleared."""
+    room = await _room(services, code)
+    await room.configure(player.id, body.model_dump(exclude_unset=True))
+    return _out(room)
 
 
 @router.put("/rooms/{code}/seats/{seat}", response_model=VersionOut, responses=CHANGE)

@@ -68,6 +68,7 @@ from app.rooms.ports import (
     RoomCreated,
     SeatRecord,
     SeatsChanged,
+    SettingsChanged,
     ShuffleCommitted,
     StandinsChanged,
     StatusChanged,
@@ -723,6 +724,10 @@ class SqlStore:
                 connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(removed=list(players))
                 )
+            case SettingsChanged(config=config):
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(**_settings_values(config))
+                )
             case StatusChanged(status=status):
                 connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(status=status))
             case MatchStarted():
@@ -1112,15 +1117,22 @@ def _room_values(config: RoomConfig) -> dict[str, Any]:
     return {
         "code": config.code,
         "host_id": config.host_id,
+        "rated": config.rated,
+        "status": "waiting",
+        "version": 0,
+        **_settings_values(config),
+    }
+
+
+def _settings_values(config: RoomConfig) -> dict[str, Any]:
+    """The columns of the settings a host may change (``SettingsChanged``)."""
+    return {
         "rules": config.rules,
         "target": config.target,
         "public": config.public,
         "turn_seconds": config.turn_seconds,
         "bot_level": config.bot_level,
-        "rated": config.rated,
         "deal_pause_seconds": config.deal_pause_seconds,
-        "status": "waiting",
-        "version": 0,
     }
 
 

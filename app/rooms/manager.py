@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.bots import LEVELS
+from app.rooms.config import checked
 from app.rooms.errors import RoomElsewhere, RoomError, server_error
 from app.rooms.ports import (
     BotPolicy,
@@ -32,7 +32,6 @@ from app.rooms.ports import (
 from app.rooms.room import FINISHED, WAITING, Room, RoomTimings, check_seat
 from app.rooms.shuffle import new_seed
 from app.rooms.thinking import InlineBot
-from app.rules import Ruleset
 from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -177,12 +176,20 @@ class RoomManager:
         rated: bool = False,
     ) -> Room:
         """A new room, stored before it is returned; the host sits in ``host_seat``."""
-        try:
-            ruleset = Ruleset.from_dict(rules)
-        except (ValueError, TypeError, KeyError) as error:
-            raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
-        if bot_level not in LEVELS:
-            raise RoomError("bad_request", f"Bot levels are {', '.join(LEVELS)}.")
+        config, ruleset = checked(
+            RoomConfig(
+                code=new_code(),
+                host_id=host_id,
+                rules=rules,
+                target=target,
+                public=public,
+                turn_seconds=turn_seconds,
+                bot_level=bot_level,
+                rated=rated,
+                deal_pause_seconds=deal_pause_seconds,
+            ),
+            self._timings.max_turn_seconds,
+        )
         seats = [SeatRecord() for _ in range(ruleset.seats)]
         for seat in bots:
             if not 0 <= seat < ruleset.seats or seat == host_seat:
@@ -191,17 +198,6 @@ class RoomManager:
         if host_seat is not None:
             check_seat(host_seat, ruleset.seats)
             seats[host_seat] = SeatRecord(host_id, host_name, False)
-        config = RoomConfig(
-            code=new_code(),
-            host_id=host_id,
-            rules=ruleset.to_dict(),
-            target=target,
-            public=public,
-            turn_seconds=turn_seconds,
-            bot_level=bot_level,
-            rated=rated,
-            deal_pause_seconds=deal_pause_seconds,
-        )
         seed = new_seed()  # the first deal's: its commitment is public from the start
         try:
             await self._store.commit(
@@ -210,13 +206,24 @@ class RoomManager:
         except Exception as error:
             log.error("room %s could not be stored", config.code, exc_info=error)
             raise server_error() from error
-        policy = self._policy_factory(bot_level)
-        room = Room(config, self._store, policy, self._timings, seats=seats, next_seed=seed)
+        room = Room(
+            config, self._store, self._policy_factory, self._timings, seats=seats, next_seed=seed
+        )
+        self._adopt(room)
+        return room
+
+    def _adopt(self, room: Room) -> None:
+        """Serve ``room`` from now on: listed if it is public, told whom to tell of its news."""
         room.on_match_end = self._on_match_end
-        self._rooms[config.code] = room
+        room.on_settings_change = self._settings_changed
+        self._rooms[room.config.code] = room
         self._public.add(room)
         room.start()
-        return room
+
+    def _settings_changed(self, room: Room) -> None:
+        """The host made the room public or private: list it, or not, from now on."""
+        self._public.discard(room.config.code)
+        self._public.add(room)
 
     @property
     def node_id(self) -> str:
@@ -239,8 +246,7 @@ class RoomManager:
             stored = await self._store.load_room(code)
         if stored is None:
             return None
-        policy = self._policy_factory(stored.config.bot_level)
-        return Room.restore(stored, self._store, policy, self._timings)
+        return Room.restore(stored, self._store, self._policy_factory, self._timings)
 
     async def _open(
         self,
@@ -292,12 +298,8 @@ class RoomManager:
             stored = (await loaded).get(code)
         if stored is None:
             return None
-        policy = self._policy_factory(stored.config.bot_level)
-        room = Room.restore(stored, self._store, policy, self._timings)
-        room.on_match_end = self._on_match_end
-        self._rooms[code] = room
-        self._public.add(room)
-        room.start()
+        room = Room.restore(stored, self._store, self._policy_factory, self._timings)
+        self._adopt(room)
         return room
 
     async def restore_all(self) -> int:

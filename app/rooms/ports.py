@@ -53,7 +53,8 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
-    """The settings a room was created with; they do not change during its life."""
+    """The settings of a room: those it was created with, as the host may change them between
+    matches (``Room.configure``: not the code, the host, the preset or whether it is rated)."""
 
     code: str
     host_id: str
@@ -127,6 +128,14 @@ class RemovedChanged:
     that a restored room still keeps them out."""
 
     players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """The host changed the room's settings between matches (``Room.configure``): the whole new
+    config, of which the code, the host and whether it is rated never change."""
+
+    config: RoomConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +220,7 @@ Op = (
     | AwayChanged
     | VotesChanged
     | RemovedChanged
+    | SettingsChanged
     | StatusChanged
     | MatchStarted
     | DealStarted

@@ -16,10 +16,11 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from app.rooms.config import changed, checked
 from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
@@ -37,6 +38,7 @@ from app.rooms.ports import (
     RoomConfig,
     SeatRecord,
     SeatsChanged,
+    SettingsChanged,
     ShuffleCommitted,
     StandinsChanged,
     StatusChanged,
@@ -102,6 +104,7 @@ class RoomTimings:
     chat_history: int = 50
     retry_seconds: float = 0.5  # a timed step that failed waits this long before it tries again,
     retry_max_seconds: float = 30.0  # doubling with each failure in a row, up to this
+    max_turn_seconds: float = 600.0  # the longest turn timer a room may have
 
 
 @dataclass(slots=True)
@@ -128,7 +131,7 @@ class Room:
         self,
         config: RoomConfig,
         store: Store,
-        policy: BotPolicy,
+        policies: Callable[[str], BotPolicy],
         timings: RoomTimings,
         *,
         status: str = WAITING,
@@ -139,7 +142,8 @@ class Room:
         self.config = config
         self.ruleset = Ruleset.from_dict(config.rules)
         self._store = store
-        self._policy = policy
+        self._policies = policies  # the bots of each level (``config.bot_level`` may change)
+        self._policy = policies(config.bot_level)
         self._timings = timings
         self.status = status
         self.version = version
@@ -180,18 +184,24 @@ class Room:
         self._failures = 0  # commands that failed in a row (storage down): backoff, quiet logs
         self.on_match_end: Callable[[str], None] | None = None
         """Told the id of each match this room finishes, once it is stored (ratings)."""
+        self.on_settings_change: Callable[[Room], None] | None = None
+        """Told of the room when the host changed its settings, once stored (the public list)."""
 
     # ---- life cycle ---------------------------------------------------------------------
 
     @classmethod
     def restore(
-        cls, stored: StoredRoom, store: Store, policy: BotPolicy, timings: RoomTimings
+        cls,
+        stored: StoredRoom,
+        store: Store,
+        policies: Callable[[str], BotPolicy],
+        timings: RoomTimings,
     ) -> Room:
         """Rebuild a room from storage by replaying its action log through the engine."""
         room = cls(
             stored.config,
             store,
-            policy,
+            policies,
             timings,
             status=stored.status,
             version=stored.version,
@@ -463,6 +473,18 @@ class Room:
     ) -> int:
         """Host only, between matches: empty ``seat`` of its player, who may not sit here again."""
         return await self._call(lambda: self._remove(player_id, seat, command_id), reply)
+
+    async def configure(
+        self,
+        player_id: str,
+        changes: Mapping[str, Any],
+        command_id: CommandId | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        """Host only, between matches: change the settings ``changes`` names (app.rooms.config,
+        ``CHANGEABLE``)."""
+        return await self._call(lambda: self._configure(player_id, changes, command_id), reply)
 
     async def set_bot(
         self,
@@ -1056,6 +1078,43 @@ class Room:
             raise
         self._remember(player_id, command_id)
         self._resend_snapshots(removed)
+        return self.version
+
+    async def _configure(
+        self, player_id: str, changes: Mapping[str, Any], command_id: CommandId | None
+    ) -> int:
+        """Change the settings between matches: the next match is played by the new ones. A
+        table that played a match and wants another with a longer target, a timer, a house
+        rule, stronger bots, or a room made public to find a fourth, used to need a new room.
+
+        The host themself only, as for removing a player: the settings are theirs. A rematch
+        vote was cast for the settings it saw, so a change clears the votes: each player
+        agrees again to what is played now."""
+        if player_id != self.config.host_id:
+            raise RoomError("not_host", "Only the host of the room can do this.")
+        self._check_fresh(player_id, command_id)
+        if self.status == PLAYING:
+            raise RoomError("match_in_progress", "Settings can be changed only between matches.")
+        config, ruleset = checked(changed(self.config, changes), self._timings.max_turn_seconds)
+        if config == self.config:
+            self._remember(player_id, command_id)
+            return self.version
+        before = self.config, self.ruleset, self._policy, self.rematch_votes
+        ops: list[Op] = [SettingsChanged(config)]
+        if config.bot_level != self.config.bot_level:
+            self._policy = self._policies(config.bot_level)
+        self.config, self.ruleset = config, ruleset
+        if self.rematch_votes:
+            self.rematch_votes = set()
+            ops.extend(self._stored_votes())
+        try:
+            await self._commit(ops, [self._room_event()])
+        except BaseException:  # as it was: settings, bots and votes
+            self.config, self.ruleset, self._policy, self.rematch_votes = before
+            raise
+        self._remember(player_id, command_id)
+        if self.on_settings_change is not None:
+            self.on_settings_change(self)
         return self.version
 
     async def _set_bot(

@@ -13,7 +13,7 @@ reader, JavaScript's included, reads exactly.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import (
@@ -98,6 +98,18 @@ class Remove(_Data):
     seat: int
 
 
+class Settings(_Data):
+    """The host changes the room's settings (between matches): only those given change; null
+    leaves one as it is, except ``target``, where it is the preset's target."""
+
+    house_rules: dict[str, bool | str] | None = Field(default=None, max_length=64)
+    target: int | None = None
+    public: bool | None = None
+    turn_seconds: int | None = None
+    deal_pause_seconds: float | None = None
+    bot_level: Literal["random", "basic", "strong", "expert"] | None = None
+
+
 class Empty(_Data):
     pass
 
@@ -134,6 +146,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "leave": Empty,
     "bot": Bot,
     "remove": Remove,
+    "settings": Settings,
     "start": Start,
     "rematch": Empty,
     "entropy": Entropy,

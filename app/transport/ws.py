@@ -515,6 +515,9 @@ class _Session:
             call = room.set_bot(player.id, data.seat, data.on, cid, reply=reply)
         elif isinstance(data, s.Remove):
             call = room.remove(player.id, data.seat, cid, reply=reply)
+        elif isinstance(data, s.Settings):
+            changes = data.model_dump(exclude_unset=True)
+            call = room.configure(player.id, changes, cid, reply=reply)
         elif isinstance(data, s.Start):
             call = room.begin(player.id, data.fill_with_bots, cid, reply=reply)
         elif isinstance(data, s.Concede):

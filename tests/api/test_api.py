@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 from sqlalchemy import func, select
@@ -9,7 +11,7 @@ from sqlalchemy import func, select
 from app.db import models as m
 from app.db.engine import make_engine
 from app.settings import Settings
-from tests.conftest import Server, new_guest, serve, ws_client
+from tests.conftest import Guest, Server, new_guest, serve, ws_client
 
 
 async def test_health_and_openapi(http: httpx.AsyncClient) -> None:
@@ -213,6 +215,51 @@ async def test_metrics_can_be_turned_off(settings: Settings) -> None:
     off = settings.model_copy(update={"metrics": False})
     async with serve(off) as quiet, httpx.AsyncClient(base_url=quiet.url) as http:
         assert (await http.get("/metrics")).status_code == 404
+
+
+async def test_the_host_changes_the_settings_by_rest_and_by_socket(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """``PATCH /api/rooms/{code}`` and the ``settings`` command (docs/protocol.md): the host
+    only, with a new room's checks; the ROOM then shows the new settings."""
+    host, guest = [await new_guest(http, n) for n in ("Host", "Guest")]
+    code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+    url = f"/api/rooms/{code}"
+
+    async def refused(body: dict[str, Any], who: Guest, status: int, error: str) -> None:
+        response = await http.patch(url, json=body, headers=who.auth)
+        assert (response.status_code, response.json()["error"]["code"]) == (status, error), body
+
+    await refused({"target": 501}, guest, 403, "not_host")
+    await refused({"house_rules": {"no_such_rule": True}}, host, 422, "bad_rules")
+    await refused({"preset": "french"}, host, 422, "bad_request")
+    await refused({"target": 0}, host, 422, "bad_request")
+    await refused({"turn_seconds": 10**6}, host, 422, "bad_request")
+    await refused({"public": "yes"}, host, 422, "bad_request")
+    assert (await http.patch(url, json={"target": 501})).status_code == 401
+    changed = await http.patch(
+        url,
+        json={"target": 501, "house_rules": {"kirtik": True}, "public": True},
+        headers=host.auth,
+    )
+    assert changed.status_code == 200
+    room = changed.json()["room"]
+    assert (room["target"], room["public"]) == (501, True)
+    assert room["rules"] == {"preset": "bulgarian", "house_rules": {"kirtik": True}}
+    listed = (await http.get("/api/rooms")).json()["rooms"]
+    assert [r["code"] for r in listed] == [code]
+    # The same by socket: acked, or refused with the same code.
+    async with ws_client(server, code, host.token) as client:
+        command_id = await client.send("settings", {"target": None, "bot_level": "strong"})
+        assert (await client.reply(command_id))["t"] == "ack"
+        bad = await client.send("settings", {"house_rules": {"deal_packets": "3-2"}})
+        error = await client.reply(bad)
+        assert (error["t"], error["d"]["code"]) == ("error", "bad_rules")
+        typed = await client.send("settings", {"target": "501"})
+        error = await client.reply(typed)
+        assert (error["t"], error["d"]["code"]) == ("error", "bad_message")
+    room = (await http.get(url)).json()["room"]
+    assert (room["target"], room["bot_level"], room["public"]) == (151, "strong", True)
 
 
 async def test_the_host_removes_a_player_by_rest_and_by_socket(

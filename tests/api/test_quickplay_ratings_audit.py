@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import httpx
+import pytest
+from pydantic import ValidationError
 
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
@@ -58,3 +60,11 @@ async def test_a_rated_room_has_a_turn_timer(settings: Settings) -> None:
         assert (
             table["rated"] is True and table["turn_seconds"] == settings.quickplay_turn_seconds > 0
         )
+
+
+def test_a_server_cannot_be_set_up_to_refuse_its_own_quick_play_clock() -> None:
+    """A quick-play table is a room like any other, whose timer is at most the server's
+    longest: set up otherwise, every quick-play table would fail to be made."""
+    with pytest.raises(ValidationError, match="quickplay_turn_seconds"):
+        Settings(max_turn_seconds=20, quickplay_turn_seconds=30)
+    assert Settings(max_turn_seconds=30, quickplay_turn_seconds=30).quickplay_turn_seconds == 30

@@ -26,7 +26,7 @@ async def test_a_finished_match_is_told_once_after_it_is_stored() -> None:
             {"preset": "bulgarian"},
             target=1,
             public=False,
-            turn_seconds=0,
+            turn_seconds=60,  # a rated room needs a clock (bots do not wait for it)
             bots=(1, 2, 3),
             host_seat=None,
             rated=True,
