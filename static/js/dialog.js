@@ -1,6 +1,7 @@
 // The table's questions before a step that cannot be taken back (leaving the table or the
 // match, conceding, removing a player): one shape for all, so that each behaves alike (room.js's
-// onKey makes any of them modal: Escape is its first button, Tab stays among its buttons).
+// onKey makes any of them modal, as it does the host's settings: Escape is its first button, Tab
+// stays inside it).
 import { h } from "./dom.js";
 
 /** A modal that asks before `go`. `id` names it and its parts (`{id}-confirm`, `{id}-title`,

@@ -2,9 +2,10 @@
 import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { forgottenGuestName, getPlayer, setPlayer } from "./identity.js";
-import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
+import { settingsControls } from "./settings-form.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
 export async function saveName(name) {
@@ -125,48 +126,12 @@ function createForm(rules, refused) {
   );
   const presetHelp = h("p", { class: "explain", id: "preset-help" });
   const seatsOf = (p) => (rules.tables && rules.tables[p] ? rules.tables[p].seats : 4);
-  const houseBox = h("div", { class: "house-rules" });
-  const target = h("input", { id: "target", name: "target", type: "number", min: "1", max: "100000", inputmode: "numeric" });
-  const turn = h(
-    "select",
-    { id: "turn", name: "turn" },
-    [0, 15, 30, 60, 120].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
-  );
-  turn.value = "30";
-  const pause = h(
-    "select",
-    { id: "deal-pause", name: "deal_pause" },
-    [0, 5, 10, 20, 30, 60].map((n) => h("option", { value: String(n), text: n ? t("seconds", { n }) : t("timer_off") })),
-  );
-  pause.value = "10";
-  const botLevel = h(
-    "select",
-    { id: "bot-level", name: "bot_level" },
-    // Not `random` (the API's level for tests): no player wants bots that play at random.
-    ["basic", "strong", "expert"].map((level) => h("option", { value: level, text: t(`bot_${level}`) })),
-  );
-  botLevel.value = "basic";
-  // The expert level needs a word more than its name: what it adds, and where it does not.
-  const botLevelHelp = h("p", { class: "explain", id: "bot-level-help" });
-  const explainLevel = () => {
-    botLevelHelp.textContent = botLevel.value === "expert" ? t("bot_expert_help") : "";
-    botLevelHelp.hidden = botLevel.value !== "expert";
-  };
-  botLevel.addEventListener("change", explainLevel);
-  explainLevel();
-  const visibility = h(
-    "fieldset",
-    { class: "inline" },
-    h("legend", { text: t("visibility") }),
-    h("label", {}, h("input", { type: "radio", name: "visibility", value: "private", checked: true }), " ", t("private")),
-    h("label", {}, h("input", { type: "radio", name: "visibility", value: "public" }), " ", t("public")),
-  );
+  const settings = settingsControls(rules, { target: null, turn_seconds: 30, deal_pause_seconds: 10, bot_level: "basic", public: false });
   const bots = h("fieldset", { class: "inline", id: "bot-seats" });
 
-  function fillHouseRules() {
+  function fillPreset() {
     const p = preset.value;
-    const table = rules.tables ? rules.tables[p] : null;
-    target.placeholder = t("target_default", { n: table ? table.target : p === "french" ? 1000 : 151 });
+    settings.fillHouseRules(p);
     presetHelp.textContent = t(`preset_${p}_help`);
     // The host sits in seat 1; the preset's other seats may get a bot now.
     const seats = Array.from({ length: seatsOf(p) - 1 }, (_, i) => i + 1);
@@ -177,39 +142,12 @@ function createForm(rules, refused) {
         h("label", {}, h("input", { type: "checkbox", name: "bot", value: String(seat), id: `bot-${seat}` }), " ", t("seat_n", { n: seat + 1 })),
       ),
     );
-    replace(
-      houseBox,
-      rules.house_rules
-        .filter((rule) => rule.presets.includes(p))
-        .map((rule) => {
-          const id = `hr-${rule.name}`;
-          let control;
-          if (typeof rule.default === "boolean") {
-            control = h("input", { type: "checkbox", id, name: rule.name, checked: rule.default });
-          } else {
-            control = h("select", { id, name: rule.name }, rule.choices.map((c) => h("option", { value: String(c), text: houseRuleValue(c) })));
-            control.value = String(rule.default);
-          }
-          return h(
-            "div",
-            { class: `house-rule ${typeof rule.default === "boolean" ? "" : "choice"}` },
-            control,
-            h("label", { for: id }, h("span", { class: "rule-name", text: houseRuleName(rule) }), h("span", { class: "rule-id", text: ` (${rule.rule})` })),
-            h("p", { class: "explain", text: houseRuleHelp(rule) }),
-          );
-        }),
-    );
   }
-  preset.addEventListener("change", fillHouseRules);
-  fillHouseRules();
+  preset.addEventListener("change", fillPreset);
+  fillPreset();
 
-  // A rated room needs a turn timer (the server says `rated_needs_clock` otherwise): "No timer"
-  // is not offered while the box is ticked.
   const rated = h("input", { type: "checkbox", id: "rated", name: "rated", disabled: !getPlayer()?.username });
-  rated.addEventListener("change", () => {
-    turn.querySelector('option[value="0"]').disabled = rated.checked;
-    if (rated.checked && turn.value === "0") turn.value = "30";
-  });
+  rated.addEventListener("change", () => settings.requireClock(rated.checked));
   const form = h(
     "form",
     { class: "create-form", id: "create-form" },
@@ -219,17 +157,14 @@ function createForm(rules, refused) {
       "div",
       { class: "create-group" },
       h("div", { class: "field" }, h("label", { for: "preset", text: t("preset") }), preset, presetHelp),
-      h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
-      h("div", { class: "field" }, h("label", { for: "target", text: t("target") }), target),
-      h("div", { class: "field" }, h("label", { for: "turn", text: t("turn_timer") }), turn),
-      h("div", { class: "field" }, h("label", { for: "deal-pause", text: t("deal_pause") }), pause),
+      settings.gameFields(),
     ),
     h(
       "div",
       { class: "create-group" },
-      visibility,
+      settings.visibility,
       bots,
-      h("div", { class: "field" }, h("label", { for: "bot-level", text: t("bot_level") }), botLevel, botLevelHelp),
+      settings.botField(),
       h("label", { class: "check" }, rated, " ", t("rated_room")),
       accountNote(),
     ),
@@ -243,22 +178,14 @@ function createForm(rules, refused) {
       document.getElementById("name-input")?.focus();
       return;
     }
-    const house = {};
-    for (const rule of rules.house_rules.filter((r) => r.presets.includes(preset.value))) {
-      const el = form.querySelector(`#hr-${rule.name}`);
-      const value = typeof rule.default === "boolean" ? el.checked : el.value;
-      if (value !== rule.default) house[rule.name] = value;
-    }
+    const { house_rules, target: chosen, ...rest } = settings.read();
     const body = {
-      rules: { preset: preset.value, house_rules: house },
-      public: form.querySelector('input[name="visibility"]:checked').value === "public",
-      turn_seconds: Number(turn.value),
-      deal_pause_seconds: Number(pause.value),
+      rules: { preset: preset.value, house_rules },
+      ...rest,
       bots: [...form.querySelectorAll('input[name="bot"]:checked')].map((el) => Number(el.value)),
-      bot_level: botLevel.value,
       rated: rated.checked,
     };
-    if (target.value) body.target = Number(target.value);
+    if (chosen !== null) body.target = chosen;
     try {
       const created = await post("/api/rooms", body);
       go(`#/r/${encodeURIComponent(created.room.code)}`);

@@ -15,6 +15,7 @@ import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { confirmDialog } from "./dialog.js";
+import { settingsChangedWords, settingsDialog } from "./room-settings.js";
 import { isMuted, muteControl } from "./mute.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
@@ -301,7 +302,10 @@ export function showRoom(app, code) {
           S.showResult = false;
           S.playedForYou = [];
         }
-        if (S.room) announceArrivals(S.room, d);
+        if (S.room) {
+          announceArrivals(S.room, d);
+          announceSettings(S.room, d);
+        }
         S.room = d;
         S.scoresheet = withConcession(S.scoresheet, d);
         if (d.status !== "playing") S.exitAsk = null;
@@ -448,6 +452,7 @@ export function showRoom(app, code) {
   // ---- rendering -----------------------------------------------------------------------
   function render() {
     if (!S.room) return;
+    if (settingsBox && (S.room.status === "playing" || !isHost())) closeSettings(false); // too late
     const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
     const focused = active.card || active.bid || null;
     const shot = motion.capture();
@@ -499,14 +504,20 @@ export function showRoom(app, code) {
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
     replace(
       top,
-      dots("room-facts", [
-        h("strong", { text: t(`preset_${room.rules.preset}`) }),
-        `${t("target")} ${room.target}`,
-        room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
-        room.public ? t("public") : t("private"),
-        room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
-        house.length ? h("span", { class: "muted", text: house.join(", ") }) : null,
-      ]),
+      h(
+        "div",
+        { class: "room-settings-line" },
+        dots("room-facts", [
+          h("strong", { text: t(`preset_${room.rules.preset}`) }),
+          `${t("target")} ${room.target}`,
+          room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
+          room.public ? t("public") : t("private"),
+          room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+          house.length ? h("span", { class: "muted", text: house.join(", ") }) : null,
+        ]),
+        // Between matches the host may change them (room-settings.js), beside what they are.
+        isHost() && room.status !== "playing" ? h("button", { type: "button", id: "room-settings", text: t("settings_button"), onclick: openSettings }) : null,
+      ),
       prefsControls(),
       h(
         "div",
@@ -1097,6 +1108,13 @@ export function showRoom(app, code) {
     }
   }
 
+  /** The host changed the settings: the others read what changed (the host was told "Settings
+   * saved"). */
+  function announceSettings(before, after) {
+    const words = settingsChangedWords(before, after);
+    if (words.length && after.host !== player.id) toast(t("settings_changed", { what: words.join(", ") }));
+  }
+
   /** The mute box lists the other people of the table and of its chat (one who left keeps
    * their lines); drawn again only when they change, so a box being ticked keeps its focus. */
   function renderMute() {
@@ -1149,18 +1167,27 @@ export function showRoom(app, code) {
     (same || items[0]).focus();
   }
 
+  /** What Tab visits in a dialog: its buttons, and the settings' fields (those shown and
+   * enabled; of a set of radio buttons the chosen one, as the browser does). */
+  function dialogFocusables(dialog) {
+    return [...dialog.querySelectorAll("button, input, select, summary")].filter(
+      // checkVisibility: a closed <details>' content still has boxes, and takes no focus.
+      (el) => !el.disabled && el.checkVisibility() && !(el.type === "radio" && !el.checked),
+    );
+  }
+
   function onKey(event) {
     // A dialog is modal: Escape is its first button ("Stay", "Cancel"), and Tab goes round its
-    // own buttons (a re-render while it is open, each frame of the table, drops the focus to
-    // the page).
+    // own buttons and fields (a re-render while a question is open, each frame of the table,
+    // drops the focus to the page).
     const dialog = document.querySelector(".modal-backdrop .modal");
     if (dialog && (event.key === "Escape" || event.key === "Tab")) {
       event.preventDefault();
-      const buttons = [...dialog.querySelectorAll("button")];
-      if (event.key === "Escape") buttons[0].click(); // what keeps things as they are (dialog.js)
+      if (event.key === "Escape") dialog.querySelector("button").click(); // what keeps things as they are (dialog.js)
       else {
-        const at = buttons.indexOf(document.activeElement);
-        buttons[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length].focus();
+        const items = dialogFocusables(dialog);
+        const at = items.indexOf(document.activeElement);
+        items[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + items.length) % items.length].focus();
       }
       return;
     }
@@ -1317,10 +1344,40 @@ export function showRoom(app, code) {
     });
   }
 
+  // ---- the host changes the settings (between matches) ------------------------------------
+  let settingsBox = null; // the open dialog: kept apart from the re-rendered table
+  async function openSettings() {
+    if (settingsBox) return;
+    let rules;
+    try {
+      rules = await get("/api/rules");
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    if (settingsBox || !isHost() || S.room.status === "playing") return;
+    settingsBox = settingsDialog(rules, S.room, {
+      save: async (changes) => {
+        const done = (await command("settings", changes)) !== null;
+        if (done) toast(t("settings_saved"), { timeout: 2000 });
+        return done;
+      },
+      close: () => closeSettings(true),
+    });
+    root.append(settingsBox);
+    settingsBox.querySelector("summary, input, select").focus();
+  }
+  function closeSettings(refocus) {
+    settingsBox?.remove();
+    settingsBox = null;
+    if (refocus) document.getElementById("room-settings")?.focus();
+  }
+
   return {
     leave() {
       conn.close();
       clearInterval(clockTimer);
+      closeSettings(false);
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("click", onLinkClick, true);
