@@ -1006,6 +1006,15 @@ def _read_rooms(
         actions[deal_id].append(action)
         if automatic:
             auto[deal_id].append(seq)
+    played_by: dict[str, list[SeatRecord]] = {match_id: [] for match_id in matches}
+    for match_id, player_id, name, bot in connection.execute(
+        select(
+            MATCH_SEATS.c.match_id, MATCH_SEATS.c.player_id, MATCH_SEATS.c.name, MATCH_SEATS.c.bot
+        )
+        .where(MATCH_SEATS.c.match_id.in_(current))
+        .order_by(MATCH_SEATS.c.match_id, MATCH_SEATS.c.seat)
+    ):
+        played_by[match_id].append(SeatRecord(player_id, name, bot))
     deals: dict[str, list[StoredDeal]] = {match_id: [] for match_id in matches}
     moved_at: dict[str, float] = {}  # the match's last deal's, read last
     for deal_id, match_id, number, dealer, seed, cut, deck, hanging_in, *rest in deal_rows:
@@ -1042,6 +1051,7 @@ def _read_rooms(
                 first_dealer=first_dealer,
                 finished=match_finished,
                 deals=tuple(deals[match_id]),
+                seats=tuple(played_by[match_id]),
                 conceded=m.conceded_side(scoresheet),
                 moved_at=moved_at.get(match_id),
             )

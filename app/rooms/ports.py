@@ -261,6 +261,8 @@ class StoredMatch:
     deals: tuple[StoredDeal, ...]
     conceded: int | None = None
     """The side that conceded the match (its stored scoresheet says so), None if it did not."""
+    seats: tuple[SeatRecord, ...] = ()
+    """Who played each seat (``MatchStarted``): who the teams were, whoever sits there now."""
     moved_at: float | None = None
     """When its last deal last changed (dealt, or its last action stored), in seconds since the
     epoch; None if it has no deal. A restored room's clocks count from it: the turn clock of

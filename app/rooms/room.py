@@ -122,6 +122,7 @@ class _Match:
     shuffle: DrawnDeck | None = None  # how the current deal's deck was drawn
     finished_deals: list[DealState] = field(default_factory=list)
     auto: frozenset[int] = frozenset()  # the current deal's actions the server made, by seq
+    seats: tuple[SeatRecord, ...] = ()  # who played each seat: the teams, whoever sits now
 
 
 class Room:
@@ -218,7 +219,7 @@ class Room:
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
-            match = _Match(stored.match.match_id, state)
+            match = _Match(stored.match.match_id, state, seats=stored.match.seats)
             for deal in stored.match.deals:
                 deal_state = match.state.start_deal([Card.parse(c) for c in deal.deck])
                 for action in deal.actions:
@@ -564,20 +565,19 @@ class Room:
             "match_id": None if self.match is None else self.match.match_id,
             "seats": [
                 {
-                    "seat": seat,
-                    "player": None
-                    if record.player_id is None
-                    else {"id": record.player_id, "name": record.name},
-                    "bot": record.bot,
+                    **played,
                     "connected": record.bot or self._connected(seat),
                     "standin": seat in self.standins,
                 }
-                for seat, record in enumerate(self.seats)
+                for seat, (record, played) in enumerate(
+                    zip(self.seats, _seat_list(self.seats), strict=True)
+                )
             ],
             "rematch": sorted(self.rematch_votes),
             "concede": sorted(self.concede_votes),
             "conceded": self.conceded,
             "removed": list(self.removed),
+            "match_seats": None if self.match is None else _seat_list(self.match.seats),
         }
 
     def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
@@ -1196,7 +1196,7 @@ class Room:
         # BG-1 / FR-1: drawn by the server's RNG, among the preset's seats
         first_dealer = secrets.randbelow(self.ruleset.seats)
         state = new_match(self.ruleset, first_dealer, self.config.target)
-        match = _Match(secrets.token_urlsafe(9), state)
+        match = _Match(secrets.token_urlsafe(9), state, seats=tuple(seats))
         old = (self.seats, self.status, self.match, set(self.rematch_votes), self.conceded)
         self.seats, self.status, self.match = seats, PLAYING, match
         self.rematch_votes.clear()
@@ -1513,6 +1513,18 @@ class Room:
         recent[command_id] = None
         while len(recent) > 256:
             recent.popitem(last=False)
+
+
+def _seat_list(seats: Sequence[SeatRecord]) -> list[dict[str, Any]]:
+    """Who sits in each seat, as ROOM says it: a player (id and name), a bot, or nobody."""
+    return [
+        {
+            "seat": seat,
+            "player": None if r.player_id is None else {"id": r.player_id, "name": r.name},
+            "bot": r.bot,
+        }
+        for seat, r in enumerate(seats)
+    ]
 
 
 def check_seat(seat: int, seats: int) -> None:

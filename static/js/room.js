@@ -152,11 +152,13 @@ export function showRoom(app, code) {
   const position = (seat) => positionOf(seats(), base(), seat);
   const usTeam = () => sideOf(seats(), base());
   const columns = () => sideOrder(seats(), me() === null ? null : usTeam());
-  const name = (seat) => (seat === me() ? `${seatName(S.room, seat)}` : seatName(S.room, seat));
+  // Who played the match shown (ROOM's `match_seats`): the sides' names are theirs, whoever sits
+  // there once it is over (one stood up, or was removed: not "Host & Empty seat").
+  const name = (seat) => seatName(S.room.match_seats ? { seats: S.room.match_seats } : S.room, seat);
   // At four: the two teams (us / them); at three or two each player is a side of his own.
   const teamNames = () => {
     if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === me() ? `${t("side_you")} (${name(seat)})` : name(seat)));
-    const names = [0, 1].map((team) => `${seatName(S.room, team)} & ${seatName(S.room, team + 2)}`);
+    const names = [0, 1].map((team) => `${name(team)} & ${name(team + 2)}`);
     return shortTeamNames().map((label, team) => `${label} (${names[team]})`);
   };
   const shortTeamNames = () => {

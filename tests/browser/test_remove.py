@@ -98,6 +98,10 @@ def test_after_a_match_the_host_removes_a_player_before_the_rematch(new_page: An
     note = guest.wait_for_selector("#removed-note")
     assert note.inner_text() == "The host removed you from the table. You can still watch."
     host.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Empty seat')")
+    # Now a watcher, the guest reads the match's verdict by the teams that played it, not by
+    # the seats as they are now ("Host & Empty seat").
+    verdict = guest.wait_for_selector("#conceded").inner_text()
+    assert verdict == "Team 1 (Host & Guest) conceded the match.", verdict
     host.click("#rematch")  # no longer waits for the guest: the seat gets a bot
     host.wait_for_selector("#room[data-status=playing]")
     guest.wait_for_selector("#room[data-status=playing]")

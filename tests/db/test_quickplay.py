@@ -87,8 +87,10 @@ async def nodes(database_url: str) -> AsyncIterator[tuple[Node, Node, Clock]]:
         queue = SqlQuickPlayQueue(sessions)
         made.append(
             Node(
+                # A quick-play table's clock, as the server's settings make it (a rated room
+                # needs one); a long one, so that it never runs out during a test.
                 Matchmaker(
-                    queue, manager, rating_of, turn_seconds=0, forget_seconds=20, clock=clock
+                    queue, manager, rating_of, turn_seconds=600, forget_seconds=20, clock=clock
                 ),
                 manager,
             )

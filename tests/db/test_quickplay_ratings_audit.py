@@ -90,7 +90,7 @@ async def test_a_table_seats_its_players_in_the_order_they_came(database_url: st
         SqlQuickPlayQueue(sessions),
         manager,
         rating_of,
-        turn_seconds=0,
+        turn_seconds=600,  # a quick-play table's clock (a rated room needs one), never run out
         forget_seconds=20,
         clock=clock,
     )
@@ -130,7 +130,7 @@ async def test_a_rated_quick_play_table_is_rated_after_a_leave_and_a_concession(
         SqlQuickPlayQueue(sessions),
         manager,
         ratings.rating_of,
-        turn_seconds=0,
+        turn_seconds=600,  # a quick-play table's clock (a rated room needs one), never run out
         forget_seconds=20,
         clock=Clock(),
     )

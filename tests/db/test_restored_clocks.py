@@ -27,7 +27,7 @@ from app.rules import action_to_dict, legal_actions
 from tests.db.test_store import add_player, running
 from tests.rooms.fakes import Inbox
 
-PAUSE = 600.0
+PAUSE = 120.0  # the longest a room may have
 TURN = 120.0
 
 
@@ -125,12 +125,12 @@ async def test_the_pause_after_a_deal_goes_on_after_a_restart(database_url: str)
         await until(room, inboxes["host"], pause=True, players={0: "host"})
         ends = pause_ends(room)
         code = room.config.code
-    await age(database_url, code, 500)
+    await age(database_url, code, 100)
     async with running(database_url) as (manager, _store):
         room = await restored(manager, code)
         assert room.match is not None and room.match.deal is None  # not dealt at once
-        assert abs(pause_ends(room) - (ends - 500_000)) < 2_000  # the 100 s it had left
-    await age(database_url, code, 200)  # 700 s in all: the pause ran out meanwhile
+        assert abs(pause_ends(room) - (ends - 100_000)) < 2_000  # the 20 s it had left
+    await age(database_url, code, 50)  # 150 s in all: the pause ran out meanwhile
     async with running(database_url) as (manager, _store):
         room = await restored(manager, code)
         assert pause_ends(room) <= time.time() * 1000

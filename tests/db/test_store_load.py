@@ -124,6 +124,9 @@ async def orm_load_match(session: AsyncSession, match_id: str | None) -> StoredM
     )
     for row in rows:
         actions[row.deal_id].append(row)
+    played_by = await session.scalars(
+        select(m.MatchSeat).where(m.MatchSeat.match_id == match_id).order_by(m.MatchSeat.seat)
+    )
     return StoredMatch(
         match_id=match.id,
         rules=match.rules,
@@ -146,6 +149,7 @@ async def orm_load_match(session: AsyncSession, match_id: str | None) -> StoredM
             )
             for d in deals
         ),
+        seats=tuple(SeatRecord(s.player_id, s.name, s.bot) for s in played_by),
         conceded=match.conceded_side(),
         # when the last deal last changed: its last action, or its dealing
         moved_at=utc_seconds(
