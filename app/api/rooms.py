@@ -172,10 +172,14 @@ async def public_rooms(
     services: ServicesDep,
     offset: Annotated[int, Query(ge=0, description="How many rooms of the list to skip.")] = 0,
     limit: Annotated[int, Query(ge=1, le=PAGE_MAX, description="The page's size.")] = 50,
+    preset: Annotated[
+        str | None,
+        Query(pattern=f"^({'|'.join(PRESETS)})$", description="Only the rooms of this preset."),
+    ] = None,
 ) -> RoomsPage:
     """Public rooms waiting for players (first) or being played, the newest first in each;
     refreshed at most once a second."""
-    rooms, total = await services.lobby.page(offset, limit)
+    rooms, total = await services.lobby.page(offset, limit, preset)
     return RoomsPage(
         rooms=rooms,
         total=total,

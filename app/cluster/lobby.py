@@ -29,8 +29,11 @@ log = logging.getLogger(__name__)
 
 
 class Lobby(Protocol):
-    async def page(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """Room summaries, waiting rooms first, ``limit`` from ``offset``; and how many in all."""
+    async def page(
+        self, offset: int, limit: int, preset: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Room summaries, waiting rooms first, ``limit`` from ``offset``, of ``preset`` only if
+        given; and how many in all."""
         ...
 
 
@@ -40,9 +43,11 @@ class LocalLobby:
     def __init__(self, manager: RoomManager) -> None:
         self._manager = manager
 
-    async def page(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        rooms = self._manager.public_rooms(offset, limit)
-        return [room.summary() for room in rooms], self._manager.public_count()
+    async def page(
+        self, offset: int, limit: int, preset: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
+        rooms = self._manager.public_rooms(offset, limit, preset)
+        return [room.summary() for room in rooms], self._manager.public_count(preset)
 
 
 class RedisLobby:
@@ -64,6 +69,7 @@ class RedisLobby:
         self._local = LocalLobby(manager)
         self._task: asyncio.Task[None] | None = None
         self._merged: list[dict[str, Any]] = []
+        self._of_preset: dict[str, list[dict[str, Any]]] = {}  # ``_merged``'s, by preset asked
         self._read_at: float | None = None
         self._failing = False
 
@@ -90,17 +96,25 @@ class RedisLobby:
         ttl = int(self._refresh * 3000)  # a few missed writes: the node is gone
         await self._redis.set(self._key, orjson.dumps(summaries), px=ttl)
 
-    async def page(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    async def page(
+        self, offset: int, limit: int, preset: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
         now = time.monotonic()
         if self._read_at is None or now - self._read_at >= self._refresh:
             try:
                 self._merged = await self._read_all()
             except (RedisError, OSError) as error:
                 self._warn(error)
-                return await self._local.page(offset, limit)
+                return await self._local.page(offset, limit, preset)
+            self._of_preset = {}
             self._read_at = now
             self._failing = False
-        return self._merged[offset : offset + limit], len(self._merged)
+        rooms = self._merged
+        if preset is not None:
+            if preset not in self._of_preset:  # once per read: a request costs its page
+                self._of_preset[preset] = [s for s in rooms if s["rules"]["preset"] == preset]
+            rooms = self._of_preset[preset]
+        return rooms[offset : offset + limit], len(rooms)
 
     async def _read_all(self) -> list[dict[str, Any]]:
         keys = sorted([key async for key in self._redis.scan_iter(match=self._pattern)])

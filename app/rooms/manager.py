@@ -71,6 +71,7 @@ class PublicList:
         self._clock = clock
         self._rooms: dict[str, Room] = {}
         self._snapshot: list[Room] = []
+        self._of_preset: dict[str, list[Room]] = {}  # the snapshot's rooms of each preset asked
         self._taken_at: float | None = None  # None: take it again at the next read
 
     def add(self, room: Room) -> None:
@@ -86,8 +87,8 @@ class PublicList:
         self._rooms.clear()
         self._taken_at = None
 
-    def open_rooms(self) -> list[Room]:
-        """The snapshot (not a copy: slice it, do not change it)."""
+    def open_rooms(self, preset: str | None = None) -> list[Room]:
+        """The snapshot, or its rooms of ``preset`` (not a copy: slice it, do not change it)."""
         now = self._clock()
         if self._taken_at is None or now - self._taken_at >= self._refresh_seconds:
             waiting: list[Room] = []
@@ -98,8 +99,13 @@ class PublicList:
                 elif room.status != FINISHED:
                     playing.append(room)
             self._snapshot = waiting + playing
+            self._of_preset = {}
             self._taken_at = now
-        return self._snapshot
+        if preset is None:
+            return self._snapshot
+        if preset not in self._of_preset:  # once per snapshot: a request costs its page
+            self._of_preset[preset] = [r for r in self._snapshot if r.ruleset.preset == preset]
+        return self._of_preset[preset]
 
 
 class SingleNode:
@@ -388,14 +394,17 @@ class RoomManager:
             log.info("room %s moved to another node", code)
             await room.stop(moved=True)
 
-    def public_rooms(self, offset: int = 0, limit: int | None = None) -> list[Room]:
-        """Public rooms waiting or being played (``PublicList``), ``limit`` from ``offset``."""
-        rooms = self._public.open_rooms()
+    def public_rooms(
+        self, offset: int = 0, limit: int | None = None, preset: str | None = None
+    ) -> list[Room]:
+        """Public rooms waiting or being played (``PublicList``), ``limit`` from ``offset``;
+        of ``preset`` only, if given."""
+        rooms = self._public.open_rooms(preset)
         return rooms[offset:] if limit is None else rooms[offset : offset + limit]
 
-    def public_count(self) -> int:
+    def public_count(self, preset: str | None = None) -> int:
         """How many rooms ``public_rooms`` lists in all."""
-        return len(self._public.open_rooms())
+        return len(self._public.open_rooms(preset))
 
     def start_sweeping(self) -> None:
         """Put idle rooms away every so often (see ``evict_idle``)."""

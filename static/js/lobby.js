@@ -107,15 +107,66 @@ function publicRow(room) {
   );
 }
 
-async function loadRooms(list) {
-  try {
-    // The first page (GET /api/rooms is paged: docs/protocol.md §2), waiting rooms first.
-    const { rooms } = await get("/api/rooms?limit=50");
-    replace(list, rooms.length ? rooms.map(publicRow) : h("li", { class: "muted", text: t("no_public_rooms") }));
-  } catch (error) {
-    replace(list, h("li", { class: "muted", text: t("err_network") }));
-    showError(error);
+const PAGE = 50; // rooms a request asks for (GET /api/rooms pages: docs/protocol.md §2)
+const PRESET_KEY = "belote.lobby_preset"; // the game the list shows, remembered on this device
+
+/** The public rooms: waiting first, of one game if the player chose one (remembered), a page at
+ * a time with "Show more"; `refresh()` reads again the pages shown (every few seconds). */
+function publicRooms() {
+  const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
+  const more = h("button", { type: "button", id: "more-rooms", hidden: true });
+  const filter = h("select", { id: "public-preset", "aria-label": t("preset"), hidden: true });
+  let preset = localStorage.getItem(PRESET_KEY) || "";
+  let pages = 1;
+  let asked = 0; // the latest answer wins: a slow one must not draw over a newer choice
+
+  async function refresh() {
+    const ask = ++asked;
+    const query = (page) => `/api/rooms?offset=${page * PAGE}&limit=${PAGE}${preset ? `&preset=${encodeURIComponent(preset)}` : ""}`;
+    try {
+      const answers = await Promise.all(Array.from({ length: pages }, (_, page) => get(query(page))));
+      if (ask !== asked) return;
+      const rooms = answers.flatMap((a) => a.rooms);
+      const total = answers[answers.length - 1].total;
+      replace(list, rooms.length ? rooms.map(publicRow) : h("li", { class: "muted", text: t(preset ? "no_public_rooms_game" : "no_public_rooms") }));
+      more.hidden = total <= rooms.length;
+      more.textContent = t("show_more", { n: total - rooms.length });
+    } catch (error) {
+      if (ask !== asked) return;
+      replace(list, h("li", { class: "muted", text: t("err_network") }));
+      showError(error);
+    }
   }
+  more.addEventListener("click", () => {
+    pages += 1;
+    refresh();
+  });
+  filter.addEventListener("change", () => {
+    preset = filter.value;
+    if (preset) localStorage.setItem(PRESET_KEY, preset);
+    else localStorage.removeItem(PRESET_KEY);
+    pages = 1;
+    refresh();
+  });
+  /** The games to choose from (`GET /api/rules` → presets): the filter shows once they come. */
+  function setPresets(presets) {
+    if (preset && !presets.includes(preset)) {
+      preset = ""; // a game this server no longer has: all games
+      localStorage.removeItem(PRESET_KEY);
+      refresh();
+    }
+    replace(filter, h("option", { value: "", text: t("all_games") }), presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+    filter.value = preset;
+    filter.hidden = false;
+  }
+  const panel = h(
+    "section",
+    { class: "panel public-rooms" },
+    h("div", { class: "panel-head" }, h("h2", { text: t("public_rooms") }), filter, h("button", { type: "button", text: t("refresh"), onclick: refresh })),
+    list,
+    more,
+  );
+  return { panel, refresh, setPresets };
 }
 
 function createForm(rules, refused) {
@@ -279,7 +330,7 @@ export function showLobby(app) {
     } else go(location.hash);
     return true;
   }
-  const list = h("ul", { class: "rooms", id: "public-rooms" }, h("li", { class: "muted", text: t("loading") }));
+  const rooms = publicRooms();
   const createBox = h("section", { class: "panel create-box" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
   app.append(
     h(
@@ -287,29 +338,25 @@ export function showLobby(app) {
       { class: "lobby" },
       mine,
       nameBox,
-      h(
-        "section",
-        { class: "panel public-rooms" },
-        h("div", { class: "panel-head" }, h("h2", { text: t("public_rooms") }), h("button", { type: "button", text: t("refresh"), onclick: () => loadRooms(list) })),
-        list,
-      ),
+      rooms.panel,
       createBox,
     ),
   );
   drawName();
-  loadRooms(list);
+  rooms.refresh();
   loadMyRooms(mine, refused);
   let quick = null;
   get("/api/rules")
     .then((rules) => {
       if (left) return;
       quick = quickPlayPanel(rules.presets, refused);
-      list.closest("section").before(quick.panel);
+      rooms.panel.before(quick.panel);
+      rooms.setPresets(rules.presets);
       clear(createBox);
       createBox.append(h("h2", { text: t("create_room") }), createForm(rules, refused));
     })
     .catch(showError);
-  const timer = setInterval(() => loadRooms(list), 5000);
+  const timer = setInterval(rooms.refresh, 5000);
   return {
     leave: () => {
       left = true;

@@ -34,6 +34,8 @@ MALFORMED = [
     ("GET", "/api/rooms?limit=0"),
     ("GET", "/api/rooms?limit=101"),
     ("GET", "/api/rooms?offset=-1"),
+    ("GET", "/api/rooms?preset=belote"),
+    ("GET", "/api/rooms?preset="),
 ]
 
 

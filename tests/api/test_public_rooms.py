@@ -92,3 +92,35 @@ async def test_the_list_is_a_snapshot_taken_again_when_rooms_come_and_go(
     evicted = await manager.evict_idle(now=float("inf"))  # rooms put away leave the list
     assert set(evicted) >= {first.config.code, second.config.code}
     assert first.config.code not in _codes(manager)
+
+
+async def test_the_list_of_one_preset_is_paged_and_waiting_rooms_come_first(
+    http: httpx.AsyncClient,
+) -> None:
+    """A player who plays one game finds its tables without paging through the others'."""
+    host = await new_guest(http, "Host")
+    made: dict[str, list[str]] = {"french": [], "bulgarian": []}
+
+    async def create(preset: str) -> None:
+        body = {"public": True, "rules": {"preset": preset}}
+        created = await http.post("/api/rooms", json=body, headers=host.auth)
+        made[preset].append(created.json()["room"]["code"])
+
+    for preset in ("french", "bulgarian", "french", "bulgarian"):
+        await create(preset)
+    started = await http.post(
+        f"/api/rooms/{made['french'][1]}/start", json={"fill_with_bots": True}, headers=host.auth
+    )
+    assert started.status_code == 200
+    await create("french")  # a new public room: the list is taken again, with the status
+
+    async def page(**params: Any) -> tuple[list[str], int]:
+        body = (await http.get("/api/rooms", params=params)).json()
+        return [room["code"] for room in body["rooms"]], body["total"]
+
+    french = made["french"]
+    assert await page(preset="french") == ([french[2], french[0], french[1]], 3)
+    assert await page(preset="french", offset=1, limit=1) == ([french[0]], 3)
+    assert await page(preset="bulgarian") == (made["bulgarian"][::-1], 2)
+    assert await page(preset="open_belot") == ([], 0)
+    assert (await page())[1] == 5

@@ -58,9 +58,10 @@ async def test_without_redis_each_node_limits_on_its_own() -> None:
 class FakeRoom:
     code: str
     status: str
+    preset: str = "bulgarian"
 
     def summary(self) -> dict[str, Any]:
-        return {"code": self.code, "status": self.status}
+        return {"code": self.code, "status": self.status, "rules": {"preset": self.preset}}
 
 
 @dataclass
@@ -84,6 +85,23 @@ async def test_the_lobby_lists_every_node_s_rooms_waiting_first(redis: Redis, pr
     await lobby_a.close()  # a stopping node's rooms leave the list (here: at once)
     lobby_b._read_at = None  # the next page reads again (it caches for a second)
     assert [r["code"] for r in (await lobby_b.page(0, 10))[0]] == ["b1", "a2"]
+
+
+async def test_the_lobby_lists_every_node_s_rooms_of_one_preset(redis: Redis, prefix: str) -> None:
+    a = FakeManager([FakeRoom("a1", "playing", "french"), FakeRoom("a2", "waiting")])
+    b = FakeManager([FakeRoom("b1", "waiting", "french"), FakeRoom("b2", "waiting", "french")])
+    lobby_a = RedisLobby(redis, prefix, "a", a)  # type: ignore[arg-type]
+    lobby_b = RedisLobby(redis, prefix, "b", b)  # type: ignore[arg-type]
+    await lobby_a.publish()
+    await lobby_b.publish()
+    rooms, total = await lobby_a.page(0, 10, "french")
+    assert [r["code"] for r in rooms] == ["b1", "b2", "a1"] and total == 3
+    assert [r["code"] for r in (await lobby_a.page(1, 1, "french"))[0]] == ["b2"]
+    assert (await lobby_a.page(0, 10, "bulgarian"))[1] == 1
+    assert (await lobby_a.page(0, 10, "open_belot")) == ([], 0)
+    assert (await lobby_a.page(0, 10))[1] == 4
+    await lobby_a.close()
+    await lobby_b.close()
 
 
 async def test_connections_per_address_are_counted_over_every_node(
