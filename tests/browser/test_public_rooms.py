@@ -16,11 +16,15 @@ ROWS = "() => document.querySelectorAll('#public-rooms .room-row').length"
 
 
 def open_rooms(server: Server, presets: list[str]) -> None:
-    """A public room of each preset of ``presets``, the first made first (listed last)."""
+    """A public room of each preset of ``presets``, the first made first (listed last); the
+    first with a house rule and a turn timer."""
     with httpx.Client(base_url=server.url) as http:
         token = http.post("/api/players", json={"name": "Host"}).json()["token"]
-        for preset in presets:
-            body = {"public": True, "rules": {"preset": preset}, "seat": None}
+        for i, preset in enumerate(presets):
+            body: dict[str, Any] = {"public": True, "rules": {"preset": preset}, "seat": None}
+            if i == 0:
+                body |= {"rules": {"preset": preset, "house_rules": {"round_to_tens": True}}}
+                body |= {"turn_seconds": 30}
             made = http.post("/api/rooms", json=body, headers={"Authorization": f"Bearer {token}"})
             assert made.status_code == 201, made.text
 
@@ -40,6 +44,9 @@ def test_the_lobby_lists_one_game_and_shows_more_than_a_page(
     page.select_option("#public-preset", "french")
     page.wait_for_function(f"() => ({ROWS})() === 2")
     assert page.inner_text("#public-rooms").count("French Belote") == 2
+    # What a stranger wants to know before sitting down: the clock and the house rules.
+    first = page.inner_text("#public-rooms .room-row:last-child .room-line")
+    assert "30 s" in first and "Round to tens: yes" in first, first
     assert page.is_hidden("#more-rooms")
     page.reload()  # the choice is remembered on this device
     page.wait_for_selector("#public-preset:not([hidden])")
