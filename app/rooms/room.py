@@ -1000,8 +1000,8 @@ class Room:
         if current == seat:
             self._remember(player_id, command_id)
             return self.version
-        if self.status != WAITING:
-            raise RoomError("match_in_progress", "Seats can change only before the match starts.")
+        if self.status == PLAYING:
+            raise RoomError("match_in_progress", "Seats can change only between matches.")
         if self.config.rated and not account:
             raise RoomError("account_required", "Sign in to play rated matches.")
         if player_id in self.removed:
@@ -1013,7 +1013,17 @@ class Room:
         if current is not None:
             seats[current] = SeatRecord()
         seats[seat] = SeatRecord(player_id, name, False)
-        await self._change_seats(seats)
+        # After a match, a player who asked for the rematch and changes seats (to play with
+        # another partner) still asks for it; a newcomer has not asked yet.
+        votes = set(self.rematch_votes)
+        moved = current is not None and current in votes
+        if moved:
+            self.rematch_votes = votes - {current} | {seat}
+        try:
+            await self._change_seats(seats, self._stored_votes() if moved else [])
+        except BaseException:  # where they were, asking as they were
+            self.rematch_votes = votes
+            raise
         self._remember(player_id, command_id)
         self._resend_snapshots(player_id)
         return self.version

@@ -308,6 +308,12 @@ export function showRoom(app, code) {
           announceArrivals(S.room, d);
           announceSettings(S.room, d);
         }
+        // A match conceded in the middle of a deal: that deal is over unplayed (its cards stay
+        // secret, as the server's snapshot has it): no hand, no turn, no bids left on the table.
+        if (d.status === "finished" && S.deal && S.deal.phase !== "finished") {
+          S.deal = null;
+          S.turn = null;
+        }
         S.room = d;
         S.scoresheet = withConcession(S.scoresheet, d);
         if (d.status !== "playing") S.exitAsk = null;
@@ -556,7 +562,8 @@ export function showRoom(app, code) {
     if (deal && deal.dealer === seat) badges.push(dealerBadge());
 
     const controls = [];
-    if (room.status === "waiting") {
+    // Before the first match and between two (another partner for the rematch, a newcomer).
+    if (room.status !== "playing") {
       const empty = !record.player && !record.bot;
       if (empty && player && !removedMe()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
@@ -1097,11 +1104,11 @@ export function showRoom(app, code) {
     chatList.scrollTop = chatList.scrollHeight;
   }
 
-  /** Those at a waiting table, and its host, hear of each person who sits down (a host who
-   * shared the link and went to another tab hears the friend come), with the "turn" sound if
-   * sound is on. */
+  /** Those at a table waiting for a match (the first, or a rematch), and its host, hear of each
+   * person who sits down (a host who shared the link and went to another tab hears the friend
+   * come), with the "turn" sound if sound is on. */
   function announceArrivals(before, after) {
-    if (after.status !== "waiting" || (me() === null && !isHost())) return;
+    if (after.status === "playing" || (me() === null && !isHost())) return;
     const here = new Set(before.seats.filter((s) => s.player).map((s) => s.player.id));
     for (const record of after.seats) {
       if (!record.player || here.has(record.player.id) || record.player.id === player.id) continue;

@@ -44,6 +44,11 @@ def test_a_team_concedes_when_both_partners_agree(new_page: Any) -> None:
         page.wait_for_selector("#room[data-status=finished]")
         assert page.inner_text("#conceded") == "Your team conceded the match."
         assert "You lost" in page.inner_text("#verdict")
+        # The deal it was conceded in is over unplayed: no hand, no turn, no bids left shown
+        # (as after a reload: the server keeps its cards secret).
+        assert page.get_attribute("#room", "data-phase") == "none"
+        assert page.query_selector("#hand") is None and page.query_selector(".seat .backs") is None
+        assert page.get_attribute("#room", "data-my-turn") == "false"
     match_id = host.evaluate("() => window.__belote.state.room.match_id")
     host.click("#match-over a[href^='#/m/']")
     sheet = host.wait_for_selector("#match #sheet-conceded")
@@ -68,3 +73,24 @@ def test_a_player_who_leaves_the_match_gets_a_stand_in_and_may_come_back(new_pag
         "() => !window.__belote.state.room.seats[2].standin"
         " && window.__belote.state.room.seats[2].connected"
     )
+
+
+def test_after_a_match_players_change_seats_for_the_rematch(new_page: Any) -> None:
+    """Between matches the seats are open as before the first: the guest moves to play against
+    the host (a bot taken away makes room), and the rematch is played so."""
+    host, guest = partners(new_page)
+    for page in (host, guest):  # the quickest end of a match: the team concedes it
+        page.click("#concede")
+        page.click("#exit-go")
+    for page in (host, guest):
+        page.wait_for_selector("#room[data-status=finished]")
+    host.click(".seat[data-seat='1'] button.remove-bot")
+    guest.click(".seat[data-seat='1'] button.sit")
+    host.wait_for_selector(".seat[data-seat='1'] .seat-name:has-text('Guest')")
+    assert guest.evaluate("() => window.__belote.state.you.seat") == 1
+    for page in (host, guest):
+        page.click("#rematch")
+    for page in (host, guest):
+        page.wait_for_selector("#room[data-status=playing]")
+    seats = host.evaluate("() => window.__belote.state.room.seats.map((s) => s.bot)")
+    assert seats == [False, False, True, True]  # the seat the guest left got a bot
