@@ -998,8 +998,9 @@ export function showRoom(app, code) {
   function renderInfo() {
     const deal = S.deal;
     const parts = [];
-    if (S.number) parts.push(h("div", { class: "deal-number", text: t("deal_n", { n: S.number }) }));
     if (deal) {
+      // Not without its deal: one conceded unplayed has no more to say than its number.
+      if (S.number) parts.push(h("div", { class: "deal-number", text: t("deal_n", { n: S.number }) }));
       parts.push(
         h(
           "div",
