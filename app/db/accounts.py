@@ -70,11 +70,6 @@ def check_password(raw: str) -> str:
     return raw
 
 
-def _utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes (stored as UTC); PostgreSQL aware ones."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 class Accounts:
     def __init__(
         self,
@@ -239,10 +234,7 @@ class Accounts:
                 .where(m.AccountSession.player_id == player_id)
                 .order_by(m.AccountSession.created_at)
             )
-            return [
-                SessionInfo(r.id, r.label, _utc(r.created_at), r.token_hash == current)
-                for r in rows
-            ]
+            return [SessionInfo(r.id, r.label, r.created_at, r.token_hash == current) for r in rows]
 
     async def revoke(self, player_id: str, session_id: str) -> None:
         async with self._sessions.begin() as session:

@@ -7,7 +7,7 @@ every ticket is still unclaimed, so concurrent nodes (or requests) cannot seat a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -15,10 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db import models as m
 from app.db.engine import upsert
 from app.rooms.matchmaking import Ticket
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _ticket(row: m.QuickPlayTicket) -> Ticket:
@@ -29,7 +25,7 @@ def _ticket(row: m.QuickPlayTicket) -> Ticket:
         row.rated,
         row.rating,
         row.wait_seconds,
-        _utc(row.created_at),
+        row.created_at,
         row.room_code,
     )
 

@@ -31,10 +31,6 @@ log = logging.getLogger(__name__)
 ORDINAL = (m.Rating.mu - 3 * m.Rating.sigma).label("ordinal")
 
 
-def _iso(moment: datetime) -> str:
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
-
-
 def _rounded(value: float) -> float:
     return round(value, 2)
 
@@ -313,7 +309,7 @@ class Ratings:
                 {
                     "match_id": c.match_id,
                     "preset": c.preset,
-                    "at": _iso(c.at),
+                    "at": c.at.isoformat(),
                     "before": _rounded(c.before),
                     "after": _rounded(c.after),
                     "won": c.won,

@@ -928,7 +928,7 @@ def _read_rooms(
             if row[20]:
                 standins[room_id].append(row[16])
             if row[21] is not None:
-                away[room_id].append((row[16], _epoch_seconds(row[21])))
+                away[room_id].append((row[16], row[21].timestamp()))
     if not rooms:
         return {}
     ranked = (
@@ -1020,7 +1020,7 @@ def _read_rooms(
     for deal_id, match_id, number, dealer, seed, cut, deck, hanging_in, *rest in deal_rows:
         finished, commitment, contributions, moved = rest
         if moved is not None:
-            moved_at[match_id] = _epoch_seconds(moved)
+            moved_at[match_id] = moved.timestamp()
         else:
             moved_at.pop(match_id, None)
         deals[match_id].append(
@@ -1092,12 +1092,6 @@ def _untagged_id(stored: str | None) -> str | int | None:
     if stored is None:
         return None
     return int(stored[2:]) if stored.startswith("i:") else stored[2:]
-
-
-def _epoch_seconds(at: datetime) -> float:
-    """A stored time in seconds since the epoch. SQLite gives back the UTC time it was given
-    without its zone: a naive value is UTC."""
-    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).timestamp()
 
 
 def _votes_dict(votes: TableVotes) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -104,6 +105,11 @@ async def test_rooms_seats_bots_and_start(http: httpx.AsyncClient) -> None:
     # not exported.
     matches = (await http.get(f"/api/players/{guest.id}/matches", headers=guest.auth)).json()
     assert [m["id"] for m in matches] == [room["match_id"]]
+    # A moment sent to a client says its zone, on SQLite too (which keeps none): read by a
+    # JavaScript Date without one, it would be taken for the reader's local time.
+    started = datetime.fromisoformat(matches[0]["started_at"])
+    assert started.utcoffset() == timedelta(0), matches[0]["started_at"]
+    assert abs(datetime.now(UTC) - started) < timedelta(minutes=10)
     detail = (await http.get(f"/api/matches/{room['match_id']}", headers=guest.auth)).json()
     assert detail["deals"][0]["finished"] is False and "deck" not in detail["deals"][0]
     await expect(
