@@ -87,7 +87,7 @@ def test_after_a_match_players_change_seats_for_the_rematch(new_page: Any) -> No
     host.click(".seat[data-seat='1'] button.remove-bot")
     guest.click(".seat[data-seat='1'] button.sit")
     host.wait_for_selector(".seat[data-seat='1'] .seat-name:has-text('Guest')")
-    assert guest.evaluate("() => window.__belote.state.you.seat") == 1
+    guest.wait_for_function("() => window.__belote.state.you.seat === 1")  # its new seat's view
     for page in (host, guest):
         page.click("#rematch")
     for page in (host, guest):
