@@ -125,6 +125,7 @@ export function showRoom(app, code) {
   const chatTitle = h("h3");
   const muteSlot = h("div", { class: "chat-mute-slot" });
   let muteKey = null; // the people (and language) the mute box was drawn for
+  let settingsBox = null; // the host's open settings dialog: kept apart from the re-rendered table
   const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
   const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, chatNote);
   const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
@@ -1355,7 +1356,6 @@ export function showRoom(app, code) {
   }
 
   // ---- the host changes the settings (between matches) ------------------------------------
-  let settingsBox = null; // the open dialog: kept apart from the re-rendered table
   async function openSettings() {
     if (settingsBox) return;
     let rules;
