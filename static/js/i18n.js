@@ -1085,8 +1085,16 @@ export function houseRuleValue(value) {
   return TABLES[current][key] ?? en[key] ?? String(value);
 }
 
-export function houseRuleText(name, value) {
+function houseRuleText(name, value) {
   return `${houseRuleName({ name })}: ${houseRuleValue(value)}`;
+}
+
+/** The house rules a room's `rules` set away from their defaults, in words ("Kirtik: yes, …");
+ * empty for none. */
+export function houseRulesText(rules) {
+  return Object.entries(rules.house_rules || {})
+    .map(([name, value]) => houseRuleText(name, value))
+    .join(", ");
 }
 
 document.documentElement.lang = current;

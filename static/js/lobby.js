@@ -2,7 +2,7 @@
 import { ApiError, get, patch, post } from "./api.js";
 import { clear, h, replace } from "./dom.js";
 import { forgottenGuestName, getPlayer, setPlayer } from "./identity.js";
-import { houseRuleText, t } from "./i18n.js";
+import { houseRulesText, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { settingsControls } from "./settings-form.js";
@@ -97,14 +97,14 @@ function roomRow(room, facts, link) {
 /** A public room: rated or not, its target, its clock and house rules (what a stranger wants to
  * know before sitting down), how it stands; join it or watch it. */
 function publicRow(room) {
-  const house = Object.entries(room.rules.house_rules || {}).map(([k, v]) => houseRuleText(k, v));
+  const house = houseRulesText(room.rules);
   return roomRow(
     room,
     [
       room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
       h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
       h("span", { class: "muted", text: room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off") }),
-      house.length ? h("span", { class: "muted house", text: house.join(", ") }) : null,
+      house ? h("span", { class: "muted house", text: house }) : null,
       h("span", { class: "muted", text: t(`status_${room.status}`) }),
     ],
     h("a", { class: "button", href: `#/r/${encodeURIComponent(room.code)}`, text: room.status === "waiting" ? t("join") : t("watch") }),

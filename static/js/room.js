@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { forgottenGuestName, getPlayer } from "./identity.js";
-import { errorText, houseRuleText, labelled, t } from "./i18n.js";
+import { errorText, houseRulesText, labelled, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
@@ -508,7 +508,7 @@ export function showRoom(app, code) {
 
   function renderTop() {
     const room = S.room;
-    const house = Object.entries(room.rules.house_rules || {}).map(([k, v]) => houseRuleText(k, v));
+    const house = houseRulesText(room.rules);
     const link = roomLink(room.code);
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
     replace(
@@ -522,7 +522,7 @@ export function showRoom(app, code) {
           room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
           room.public ? t("public") : t("private"),
           room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
-          house.length ? h("span", { class: "muted", text: house.join(", ") }) : null,
+          house ? h("span", { class: "muted", text: house }) : null,
         ]),
         // Between matches the host may change them (room-settings.js), beside what they are.
         isHost() && room.status !== "playing" ? h("button", { type: "button", id: "room-settings", text: t("settings_button"), onclick: openSettings }) : null,
