@@ -81,6 +81,10 @@ class SettingsIn(Body):
     bot_level: Literal["random", "basic", "strong", "expert"] | None = None
 
 
+class HostIn(Body):
+    seat: int = Field(description="The seat of the player who hosts the room from now on.")
+
+
 class StartIn(Body):
     fill_with_bots: bool = Field(default=False, description="Put bots in the empty seats.")
 
@@ -202,6 +206,17 @@ async def change_settings(
     is rated); the next match is played by them. Rematch votes already cast are cleared."""
     room = await _room(services, code)
     await room.configure(player.id, body.model_dump(exclude_unset=True))
+    return _out(room)
+
+
+@router.put("/rooms/{code}/host", response_model=VersionOut, responses=CHANGE)
+async def hand_over(
+    code: RoomCode, body: HostIn, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
+    """Host only: the player sitting in ``seat`` hosts the room from now on (the settings,
+    removing players); the old host keeps their seat."""
+    room = await _room(services, code)
+    await room.hand_over(player.id, body.seat)
     return _out(room)
 
 

@@ -60,6 +60,7 @@ from app.rooms.ports import (
     ChatPosted,
     DealFinished,
     DealStarted,
+    HostChanged,
     MatchProgress,
     MatchStarted,
     Op,
@@ -723,6 +724,10 @@ class SqlStore:
             case RemovedChanged(players=players):
                 connection.execute(
                     update(ROOMS).where(ROOMS.c.id == room_id).values(removed=list(players))
+                )
+            case HostChanged(host_id=host_id):
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(host_id=host_id)
                 )
             case SettingsChanged(config=config):
                 connection.execute(

@@ -131,6 +131,13 @@ class RemovedChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class HostChanged:
+    """The host handed the room over to a player at the table (``Room.hand_over``)."""
+
+    host_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class SettingsChanged:
     """The host changed the room's settings between matches (``Room.configure``): the whole new
     config, of which the code, the host and whether it is rated never change."""
@@ -221,6 +228,7 @@ Op = (
     | VotesChanged
     | RemovedChanged
     | SettingsChanged
+    | HostChanged
     | StatusChanged
     | MatchStarted
     | DealStarted

@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from app.rooms.config import changed, checked
@@ -31,6 +31,7 @@ from app.rooms.ports import (
     ChatPosted,
     DealFinished,
     DealStarted,
+    HostChanged,
     MatchProgress,
     MatchStarted,
     Op,
@@ -486,6 +487,17 @@ class Room:
         """Host only, between matches: change the settings ``changes`` names (app.rooms.config,
         ``CHANGEABLE``)."""
         return await self._call(lambda: self._configure(player_id, changes, command_id), reply)
+
+    async def hand_over(
+        self,
+        player_id: str,
+        seat: int,
+        command_id: CommandId | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        """Host only: the player in ``seat`` hosts the room from now on."""
+        return await self._call(lambda: self._hand_over(player_id, seat, command_id), reply)
 
     async def set_bot(
         self,
@@ -1059,8 +1071,7 @@ class Room:
         start while the host is away (``_require_host``) may not remove one another, or the
         host."""
         self._check_seat_number(seat)
-        if player_id != self.config.host_id:
-            raise RoomError("not_host", "Only the host of the room can do this.")
+        self._require_the_host(player_id)
         self._check_fresh(player_id, command_id)
         if self.status == PLAYING:
             raise RoomError("match_in_progress", "Players can be removed only between matches.")
@@ -1100,8 +1111,7 @@ class Room:
         The host themself only, as for removing a player: the settings are theirs. A rematch
         vote was cast for the settings it saw, so a change clears the votes: each player
         agrees again to what is played now."""
-        if player_id != self.config.host_id:
-            raise RoomError("not_host", "Only the host of the room can do this.")
+        self._require_the_host(player_id)
         self._check_fresh(player_id, command_id)
         if self.status == PLAYING:
             raise RoomError("match_in_progress", "Settings can be changed only between matches.")
@@ -1125,6 +1135,29 @@ class Room:
         self._remember(player_id, command_id)
         if self.on_settings_change is not None:
             self.on_settings_change(self)
+        return self.version
+
+    async def _hand_over(self, player_id: str, seat: int, command_id: CommandId | None) -> int:
+        """Make the player in ``seat`` the host: a host who must go leaves the room to a friend
+        at the table, with what only the host may do (the settings, removing a player), rather
+        than to the seated players' stand-in powers alone. At any time: hosting changes nothing
+        of a match being played."""
+        self._check_seat_number(seat)
+        self._require_the_host(player_id)
+        self._check_fresh(player_id, command_id)
+        new_host = self.seats[seat].player_id
+        if new_host is None:
+            raise RoomError("seat_empty", f"No player sits in seat {seat}.")
+        if new_host == player_id:
+            raise RoomError("bad_seat", "You already host this room.")
+        before = self.config
+        self.config = replace(before, host_id=new_host)
+        try:
+            await self._commit([HostChanged(new_host)], [self._room_event()])
+        except BaseException:
+            self.config = before
+            raise
+        self._remember(player_id, command_id)
         return self.version
 
     async def _set_bot(
@@ -1503,6 +1536,13 @@ class Room:
     def _host_here(self) -> bool:
         host = self.config.host_id
         return any(s.player_id == host for s in self._subscribers)
+
+    def _require_the_host(self, player_id: str) -> None:
+        """The host themself, connected or not: what is theirs to decide (the settings, who sits
+        at the table, who hosts), not the stand-ins of ``_require_host``, who could otherwise
+        take the room from the host, or remove one another."""
+        if player_id != self.config.host_id:
+            raise RoomError("not_host", "Only the host of the room can do this.")
 
     def _require_host(self, player_id: str) -> None:
         """The host, or, while the host is not connected, any seated player: a room whose host

@@ -98,6 +98,12 @@ class Remove(_Data):
     seat: int
 
 
+class Host(_Data):
+    """The host hands the room over to the player in this seat."""
+
+    seat: int
+
+
 class Settings(_Data):
     """The host changes the room's settings (between matches): only those given change; null
     leaves one as it is, except ``target``, where it is the preset's target."""
@@ -147,6 +153,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "bot": Bot,
     "remove": Remove,
     "settings": Settings,
+    "host": Host,
     "start": Start,
     "rematch": Empty,
     "entropy": Entropy,

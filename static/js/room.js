@@ -92,7 +92,7 @@ export function showRoom(app, code) {
     playedForYou: [], // what the server played for this player since they last looked: {number, seq, what}
     leaveTo: null, // a link the player followed during the match: asked to confirm
     exitAsk: null, // "leave" or "concede": the player pressed it, the dialog asks first
-    removeAsk: null, // {seat, id}: the host pressed "Remove" on that person's seat
+    seatAsk: null, // {kind, seat, id}: the host pressed "Remove" or "Make host" on that person's seat
     armedBid: null, // keyboard: the bid chosen with a first Enter, sent with a second
     keyboard: false,
     status: "connecting",
@@ -308,6 +308,7 @@ export function showRoom(app, code) {
         if (S.room) {
           announceArrivals(S.room, d);
           announceSettings(S.room, d);
+          if (d.host === player.id && S.room.host !== player.id) toast(t("you_host"));
         }
         // A match conceded in the middle of a deal: that deal is over unplayed (its cards stay
         // secret, as the server's snapshot has it): no hand, no turn, no bids left on the table.
@@ -571,9 +572,12 @@ export function showRoom(app, code) {
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
     }
-    // Between matches (before the first, or before a rematch) the host may remove a person.
+    // Between matches (before the first, or before a rematch) the host may remove a person, or
+    // hand the room over to them.
     if (room.status !== "playing" && record.player && record.player.id !== room.host && isHost()) {
-      controls.push(h("button", { type: "button", class: "remove-player", "aria-label": t("remove_player_label", { name: seatName(room, seat) }), text: t("remove_player"), onclick: () => askRemove(seat) }));
+      const who = seatName(room, seat);
+      controls.push(h("button", { type: "button", class: "make-host", "aria-label": t("make_host_label", { name: who }), text: t("make_host"), onclick: () => askAbout("host", seat) }));
+      controls.push(h("button", { type: "button", class: "remove-player", "aria-label": t("remove_player_label", { name: who }), text: t("remove_player"), onclick: () => askAbout("remove", seat) }));
     }
 
     const extras = [];
@@ -987,7 +991,7 @@ export function showRoom(app, code) {
       ),
       leaveDialog(),
       exitDialog(S.exitAsk, { close: closeExit, confirm: confirmExit }),
-      removeDialog(),
+      seatDialog(),
     );
     if (me() === null && S.room.status !== "waiting") {
       // One removed after a match is told so over the table (before one, in its middle).
@@ -1321,36 +1325,37 @@ export function showRoom(app, code) {
     });
   }
 
-  // ---- the host removes a player (before a match) ----------------------------------------
-  function askRemove(seat) {
-    S.removeAsk = { seat, id: S.room.seats[seat].player.id };
+  // ---- the host removes a player, or hands the room over (between matches) ---------------
+  function askAbout(kind, seat) {
+    S.seatAsk = { kind, seat, id: S.room.seats[seat].player.id };
     render();
-    document.getElementById("remove-stay")?.focus();
+    document.getElementById(`${kind}-stay`)?.focus();
   }
-  function removeDialog() {
-    const ask = S.removeAsk;
+  function seatDialog() {
+    const ask = S.seatAsk;
     if (ask === null) return null;
     // Asked about a person: should they stand up meanwhile, the question is gone, and never
     // turns to whoever sits there next.
     if (S.room.seats[ask.seat].player?.id !== ask.id) {
-      S.removeAsk = null;
+      S.seatAsk = null;
       return null;
     }
     const close = () => {
-      S.removeAsk = null;
+      S.seatAsk = null;
       render();
     };
     const name = seatName(S.room, ask.seat);
-    return confirmDialog("remove", {
-      title: t("remove_title", { name }),
-      text: t("remove_text"),
+    const remove = ask.kind === "remove";
+    return confirmDialog(ask.kind, {
+      title: t(remove ? "remove_title" : "host_title", { name }),
+      text: t(remove ? "remove_text" : "host_text"),
       stay: t("cancel"),
-      go: t("remove_player"),
-      danger: true,
+      go: t(remove ? "remove_player" : "make_host"),
+      danger: remove,
       close,
       confirm: () => {
         close();
-        command("remove", { seat: ask.seat });
+        command(ask.kind, { seat: ask.seat });
       },
     });
   }

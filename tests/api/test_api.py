@@ -268,6 +268,26 @@ async def test_the_host_changes_the_settings_by_rest_and_by_socket(
     assert (room["target"], room["bot_level"], room["public"]) == (151, "strong", True)
 
 
+async def test_the_host_hands_the_room_over_by_rest_and_by_socket(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """``PUT /api/rooms/{code}/host`` and the ``host`` command (docs/protocol.md)."""
+    host, guest = [await new_guest(http, n) for n in ("Host", "Guest")]
+    code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=guest.auth)).is_success
+    url = f"/api/rooms/{code}/host"
+    refused = await http.put(url, json={"seat": 2}, headers=guest.auth)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_host")
+    empty = await http.put(url, json={"seat": 1}, headers=host.auth)
+    assert (empty.status_code, empty.json()["error"]["code"]) == (409, "seat_empty")
+    handed = await http.put(url, json={"seat": 2}, headers=host.auth)
+    assert handed.status_code == 200 and handed.json()["room"]["host"] == guest.id
+    async with ws_client(server, code, guest.token) as client:  # and back, by socket
+        command_id = await client.send("host", {"seat": 0})
+        assert (await client.reply(command_id))["t"] == "ack"
+    assert (await http.get(f"/api/rooms/{code}")).json()["room"]["host"] == host.id
+
+
 async def test_the_host_removes_a_player_by_rest_and_by_socket(
     http: httpx.AsyncClient, server: Server
 ) -> None:

@@ -30,6 +30,7 @@ MALFORMED = [
     ("DELETE", "/api/rooms/%00/seats/1"),
     ("PUT", "/api/rooms/%00/seats/1/bot"),
     ("PATCH", "/api/rooms/%00"),
+    ("PUT", "/api/rooms/%00/host"),
     ("POST", "/api/rooms/%00/start"),
     ("GET", "/api/rooms?limit=0"),
     ("GET", "/api/rooms?limit=101"),
