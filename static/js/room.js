@@ -151,23 +151,32 @@ export function showRoom(app, code) {
   // The preset fixes the seats (4, 3 or 2): the room's seats say how many.
   const seats = () => seatCount(S.room);
   const position = (seat) => positionOf(seats(), base(), seat);
-  const usTeam = () => sideOf(seats(), base());
-  const columns = () => sideOrder(seats(), me() === null ? null : usTeam());
+  // The seat the viewer played the match shown from: their seat while it is played; once it is
+  // over, the seat they played it in (they may have moved since, or sat down after it: null, a
+  // watcher's view). Its verdict, scores and "us" are judged from there, not from the new seat.
+  const played = () => {
+    const was = S.room && S.room.status === "finished" ? S.room.match_seats : null;
+    if (!was) return me();
+    const seat = was.findIndex((s) => s.player && s.player.id === player.id);
+    return seat < 0 ? null : seat;
+  };
+  const usTeam = () => sideOf(seats(), played() ?? 0);
+  const columns = () => sideOrder(seats(), played() === null ? null : usTeam());
   // Who played the match shown (ROOM's `match_seats`): the sides' names are theirs, whoever sits
   // there once it is over (one stood up, or was removed: not "Host & Empty seat").
   const name = (seat) => seatName(S.room.match_seats ? { seats: S.room.match_seats } : S.room, seat);
   // At four: the two teams (us / them); at three or two each player is a side of his own.
   const teamNames = () => {
-    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === me() ? `${t("side_you")} (${name(seat)})` : name(seat)));
+    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === played() ? `${t("side_you")} (${name(seat)})` : name(seat)));
     const names = [0, 1].map((team) => `${name(team)} & ${name(team + 2)}`);
     return shortTeamNames().map((label, team) => `${label} (${names[team]})`);
   };
   const shortTeamNames = () => {
-    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === me() ? t("side_you") : name(seat)));
+    if (!teamsPlay(seats())) return range(seats()).map((seat) => (seat === played() ? t("side_you") : name(seat)));
     const us = usTeam();
     const out = [];
-    out[us] = me() === null ? t("team_n", { n: us + 1 }) : t("team_us");
-    out[1 - us] = me() === null ? t("team_n", { n: 2 - us }) : t("team_them");
+    out[us] = played() === null ? t("team_n", { n: us + 1 }) : t("team_us");
+    out[1 - us] = played() === null ? t("team_n", { n: 2 - us }) : t("team_them");
     return out;
   };
   const isHost = () => S.room && S.room.host === player.id;
@@ -885,13 +894,13 @@ export function showRoom(app, code) {
     const room = S.room;
     const sheet = S.scoresheet;
     const parts = [h("h3", { text: t("match_over") })];
-    if (typeof room.conceded === "number") parts.push(h("p", { class: "conceded", id: "conceded", text: concededText(room.conceded, me() === null ? null : usTeam(), teamNames()) }));
+    if (typeof room.conceded === "number") parts.push(h("p", { class: "conceded", id: "conceded", text: concededText(room.conceded, played() === null ? null : usTeam(), teamNames()) }));
     if (sheet && sheet.winner !== null && sheet.winner !== undefined) {
       parts.push(
         h("p", {
           class: "verdict",
           id: "verdict",
-          text: me() === null ? t("winner_is", { team: teamNames()[sheet.winner] }) : sheet.winner === usTeam() ? t("you_won") : t("you_lost"),
+          text: played() === null ? t("winner_is", { team: teamNames()[sheet.winner] }) : sheet.winner === usTeam() ? t("you_won") : t("you_lost"),
         }),
       );
     }

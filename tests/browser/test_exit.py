@@ -77,7 +77,7 @@ def test_a_player_who_leaves_the_match_gets_a_stand_in_and_may_come_back(new_pag
 
 def test_after_a_match_players_change_seats_for_the_rematch(new_page: Any) -> None:
     """Between matches the seats are open as before the first: the guest moves to play against
-    the host (a bot taken away makes room), and the rematch is played so."""
+    the host (a bot taken away makes room), a newcomer sits down, and the rematch is played so."""
     host, guest = partners(new_page)
     for page in (host, guest):  # the quickest end of a match: the team concedes it
         page.click("#concede")
@@ -88,9 +88,22 @@ def test_after_a_match_players_change_seats_for_the_rematch(new_page: Any) -> No
     guest.click(".seat[data-seat='1'] button.sit")
     host.wait_for_selector(".seat[data-seat='1'] .seat-name:has-text('Guest')")
     guest.wait_for_function("() => window.__belote.state.you.seat === 1")  # its new seat's view
-    for page in (host, guest):
+    # The match over is still judged from the seat the guest played it in, not the new one
+    # (on the other team now): their team conceded and lost it.
+    assert guest.inner_text("#verdict") == "You lost the match."
+    assert guest.inner_text("#conceded") == "Your team conceded the match."
+    # A newcomer takes the seat the guest left: the match they did not play is told them as to
+    # a watcher, by the teams that played it, not as their own loss.
+    newcomer = new_page()
+    ui.set_name(newcomer, "Newcomer")
+    newcomer.goto(host.input_value("#invite-link"))
+    newcomer.click("#room[data-status=finished] .seat[data-seat='2'] button.sit")
+    newcomer.wait_for_function("() => window.__belote.state.you.seat === 2")
+    assert newcomer.inner_text("#verdict") == "Winner: Team 2 (Bot 2 & Bot 4)"
+    assert newcomer.inner_text("#conceded") == "Team 1 (Host & Guest) conceded the match."
+    for page in (host, guest, newcomer):
         page.click("#rematch")
-    for page in (host, guest):
+    for page in (host, guest, newcomer):
         page.wait_for_selector("#room[data-status=playing]")
-    seats = host.evaluate("() => window.__belote.state.room.seats.map((s) => s.bot)")
-    assert seats == [False, False, True, True]  # the seat the guest left got a bot
+    seats = host.evaluate("() => window.__belote.state.room.seats.map((s) => s.player?.name)")
+    assert seats == ["Host", "Guest", "Newcomer", None]  # seat 3's bot plays on
