@@ -26,6 +26,17 @@ def partners(new_page: Any) -> tuple[Any, Any]:
     return host, guest
 
 
+def conceded_partners(new_page: Any) -> tuple[Any, Any]:
+    """``partners``, their match over: the quickest end of one is the team conceding it."""
+    host, guest = partners(new_page)
+    for page in (host, guest):
+        page.click("#concede")
+        page.click("#exit-go")
+    for page in (host, guest):
+        page.wait_for_selector("#room[data-status=finished]")
+    return host, guest
+
+
 def test_a_team_concedes_when_both_partners_agree(new_page: Any) -> None:
     host, guest = partners(new_page)
     host.click("#concede")
@@ -78,12 +89,7 @@ def test_a_player_who_leaves_the_match_gets_a_stand_in_and_may_come_back(new_pag
 def test_after_a_match_players_change_seats_for_the_rematch(new_page: Any) -> None:
     """Between matches the seats are open as before the first: the guest moves to play against
     the host (a bot taken away makes room), a newcomer sits down, and the rematch is played so."""
-    host, guest = partners(new_page)
-    for page in (host, guest):  # the quickest end of a match: the team concedes it
-        page.click("#concede")
-        page.click("#exit-go")
-    for page in (host, guest):
-        page.wait_for_selector("#room[data-status=finished]")
+    host, guest = conceded_partners(new_page)
     host.click(".seat[data-seat='1'] button.remove-bot")
     guest.click(".seat[data-seat='1'] button.sit")
     host.wait_for_selector(".seat[data-seat='1'] .seat-name:has-text('Guest')")

@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser import ui
 from tests.browser.conftest import PHONE
-from tests.browser.test_exit import partners
+from tests.browser.test_exit import conceded_partners
 
 pytestmark = pytest.mark.browser
 
@@ -86,21 +86,20 @@ def test_on_a_phone_the_removed_player_sees_empty_side_seats_in_whole_words(
 
 
 def test_after_a_match_the_host_removes_a_player_before_the_rematch(new_page: Any) -> None:
-    host, guest = partners(new_page)
-    for page in (host, guest):  # the quickest end of a match: the team concedes it
-        page.click("#concede")
-        page.click("#exit-go")
-    for page in (host, guest):
-        page.wait_for_selector("#room[data-status=finished]")
+    host, guest = conceded_partners(new_page)
     assert guest.query_selector("button.remove-player") is None
     host.click(".seat[data-seat='2'] button.remove-player")
     host.click("#remove-go")
     note = guest.wait_for_selector("#removed-note")
     assert note.inner_text() == "The host removed you from the table. You can still watch."
     host.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Empty seat')")
-    # Now a watcher, the guest reads the match's verdict by the teams that played it, not by
-    # the seats as they are now ("Host & Empty seat").
-    verdict = guest.wait_for_selector("#conceded").inner_text()
+    # Removed, the guest still reads the match they played as theirs; a watcher reads it by the
+    # teams that played it, not by the seats as they are now ("Host & Empty seat").
+    assert guest.inner_text("#conceded") == "Your team conceded the match."
+    watcher = new_page()
+    ui.set_name(watcher, "Watcher")
+    watcher.goto(host.input_value("#invite-link"))
+    verdict = watcher.wait_for_selector("#room[data-status=finished] #conceded").inner_text()
     assert verdict == "Team 1 (Host & Guest) conceded the match.", verdict
     host.click("#rematch")  # no longer waits for the guest: the seat gets a bot
     host.wait_for_selector("#room[data-status=playing]")

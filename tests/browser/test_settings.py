@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser import ui
 from tests.browser.conftest import PHONE
-from tests.browser.test_exit import partners
+from tests.browser.test_exit import conceded_partners
 from tests.browser.test_remove import seated_guest
 
 pytestmark = pytest.mark.browser
@@ -100,13 +100,7 @@ def test_tab_stays_in_the_dialog_among_its_fields(new_page: Any) -> None:
 
 
 def test_after_a_match_the_rematch_is_played_by_the_new_settings(new_page: Any) -> None:
-    host, guest = partners(new_page)
-    assert host.query_selector("#room-settings") is None  # not during a match
-    for page in (host, guest):  # the quickest end of a match: the team concedes it
-        page.click("#concede")
-        page.click("#exit-go")
-    for page in (host, guest):
-        page.wait_for_selector("#room[data-status=finished]")
+    host, guest = conceded_partners(new_page)
     guest.click("#rematch")
     host.wait_for_function(f"() => ({ROOM_STATE})().rematch.length === 1")
     host.click("#room-settings")

@@ -4,9 +4,7 @@ while a finished match keeps the rules and target it was played by."""
 
 from __future__ import annotations
 
-from tests.db.test_store import add_player, running
-from tests.rooms.fakes import Inbox
-from tests.rooms.test_room import finished, is_my_turn
+from tests.db.test_store import add_player, host_and_bots_finished, running
 
 
 async def test_changed_settings_outlive_a_restart_and_the_match_keeps_its_own(
@@ -14,21 +12,7 @@ async def test_changed_settings_outlive_a_restart_and_the_match_keeps_its_own(
 ) -> None:
     await add_player(database_url, "host")
     async with running(database_url) as (manager, _store):
-        room = await manager.create(
-            "host",
-            "Host",
-            {"preset": "bulgarian"},
-            target=1,
-            public=False,
-            turn_seconds=0,
-            bot_level="random",
-            bots=(1, 2, 3),
-        )
-        inbox = Inbox("host")
-        await room.connect(inbox, None)
-        await room.begin("host", fill_with_bots=False)
-        while not finished(frame := await inbox.wait(lambda f: finished(f) or is_my_turn(f, room))):
-            await room.act("host", None, room.version, frame["d"]["deal"]["legal"][0])
+        room = await host_and_bots_finished(manager, "bulgarian")
         changes = {
             "house_rules": {"kirtik": True},
             "target": 501,

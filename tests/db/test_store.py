@@ -82,6 +82,33 @@ async def host_and_bots_mid_deal(
     return room, inbox
 
 
+async def host_and_bots_finished(manager: RoomManager, preset: str = "bulgarian") -> Room:
+    """A room of the host and random bots in the preset's other seats, whose match to 1 point
+    the host played to its end with the first legal move each time."""
+    room = await manager.create(
+        "host",
+        "Host",
+        {"preset": preset},
+        target=1,
+        public=False,
+        turn_seconds=0,
+        bot_level="random",
+        bots=tuple(range(1, Ruleset.of(preset).seats)),
+    )
+    inbox = Inbox("host")
+    await room.connect(inbox, None)
+    await room.begin("host", fill_with_bots=False)
+
+    def over_or_mine(frame: dict[str, Any]) -> bool:
+        over = frame["t"] == "room" and frame["d"]["status"] == "finished"
+        deal = frame.get("d", {}).get("deal")
+        return over or (bool(deal and deal["legal"]) and frame["v"] == room.game_version)
+
+    while (frame := await inbox.wait(over_or_mine))["t"] != "room":
+        await room.act("host", None, room.version, frame["d"]["deal"]["legal"][0])
+    return room
+
+
 def where(room: Room) -> tuple[object, ...]:
     """Everything that says where a room's game stands."""
     assert room.match is not None and room.match.deal is not None
