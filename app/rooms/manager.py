@@ -221,13 +221,14 @@ class RoomManager:
     def _adopt(self, room: Room) -> None:
         """Serve ``room`` from now on: listed if it is public, told whom to tell of its news."""
         room.on_match_end = self._on_match_end
-        room.on_settings_change = self._settings_changed
+        room.on_publicity_change = self._publicity_changed
         self._rooms[room.config.code] = room
         self._public.add(room)
         room.start()
 
-    def _settings_changed(self, room: Room) -> None:
-        """The host made the room public or private: list it, or not, from now on."""
+    def _publicity_changed(self, room: Room) -> None:
+        """The host made the room public or private: list it, or not, from now on (as newly
+        opened, if public)."""
         self._public.discard(room.config.code)
         self._public.add(room)
 

@@ -186,8 +186,8 @@ class Room:
         self._failures = 0  # commands that failed in a row (storage down): backoff, quiet logs
         self.on_match_end: Callable[[str], None] | None = None
         """Told the id of each match this room finishes, once it is stored (ratings)."""
-        self.on_settings_change: Callable[[Room], None] | None = None
-        """Told of the room when the host changed its settings, once stored (the public list)."""
+        self.on_publicity_change: Callable[[Room], None] | None = None
+        """Told of the room when the host made it public or private, once stored (the lobby)."""
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -1133,8 +1133,8 @@ class Room:
             self.config, self.ruleset, self._policy, self.rematch_votes = before
             raise
         self._remember(player_id, command_id)
-        if self.on_settings_change is not None:
-            self.on_settings_change(self)
+        if config.public != before[0].public and self.on_publicity_change is not None:
+            self.on_publicity_change(self)
         return self.version
 
     async def _hand_over(self, player_id: str, seat: int, command_id: CommandId | None) -> int:

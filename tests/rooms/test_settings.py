@@ -198,9 +198,14 @@ async def test_a_change_that_cannot_be_stored_changes_nothing(
 
 
 async def test_a_public_room_made_private_leaves_the_list(manager: RoomManager) -> None:
-    room = await manager.create(
-        HOST, "Host", {"preset": "bulgarian"}, target=None, public=True, turn_seconds=0
-    )
-    assert manager.public_rooms() == [room]
+    older, room = [
+        await manager.create(
+            HOST, "Host", {"preset": "bulgarian"}, target=None, public=True, turn_seconds=0
+        )
+        for _ in range(2)
+    ]
+    assert manager.public_rooms() == [room, older]  # the most recently opened first
+    await older.configure(HOST, {"target": 501})  # another setting: it keeps its place
+    assert manager.public_rooms() == [room, older]
     await room.configure(HOST, {"public": False})
-    assert manager.public_rooms() == [] and manager.public_count() == 0
+    assert manager.public_rooms() == [older] and manager.public_count() == 1
