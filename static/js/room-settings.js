@@ -14,7 +14,7 @@ const sameRules = (a, b) => {
 /** What the form changes of `room`'s settings, as the `settings` command takes it: only what
  * differs, so that saving an untouched form changes nothing (and clears no rematch vote). An
  * emptied target is the preset's (`defaultTarget`). */
-export function settingsChanges(room, chosen, defaultTarget) {
+function settingsChanges(room, chosen, defaultTarget) {
   const changes = {};
   if (!sameRules(chosen.house_rules, room.rules.house_rules || {})) changes.house_rules = chosen.house_rules;
   if ((chosen.target ?? defaultTarget) !== room.target) changes.target = chosen.target;
