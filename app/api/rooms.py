@@ -209,7 +209,7 @@ async def change_settings(
     return _out(room)
 
 
-@router.put("/rooms/{code}/host", response_model=VersionOut, responses=CHANGE)
+@router.put("/rooms/{code}/host", response_model=VersionOut, responses={**CHANGE, **responses(400)})
 async def hand_over(
     code: RoomCode, body: HostIn, player: PlayerDep, services: ServicesDep
 ) -> VersionOut:
