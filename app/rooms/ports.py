@@ -54,7 +54,8 @@ class SeatRecord:
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
     """The settings of a room: those it was created with, as the host may change them between
-    matches (``Room.configure``: not the code, the host, the preset or whether it is rated)."""
+    matches (``Room.configure``), and its host (``Room.hand_over``); never the code, the preset
+    or whether it is rated."""
 
     code: str
     host_id: str
