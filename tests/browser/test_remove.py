@@ -31,13 +31,9 @@ def test_the_host_removes_a_player_who_then_watches_without_a_seat(new_page: Any
     # Only the host sees the button, and not on their own seat; the guest sees none at all.
     assert host.query_selector(".seat[data-seat='0'] button.remove-player") is None
     assert guest.query_selector("button.remove-player") is None
-    button = host.wait_for_selector(".seat[data-seat='2'] button.remove-player")
-    assert button.get_attribute("aria-label") == "Remove Guest from the table"
-    button.click()
-    dialog = host.wait_for_selector("#remove-confirm")
-    assert "Remove Guest from the table?" in dialog.inner_text()
-    host.keyboard.press("Escape")  # asked first: cancelling changes nothing
-    host.wait_for_selector("#remove-confirm", state="detached")
+    button = ".seat[data-seat='2'] button.remove-player"
+    label, question = "Remove Guest from the table", "Remove Guest from the table?"
+    ui.ask_and_cancel(host, button, "remove", label, question)  # cancelling changes nothing
     assert guest.query_selector("#removed-note") is None
     host.click(".seat[data-seat='2'] button.remove-player")
     host.click("#remove-go")

@@ -257,3 +257,15 @@ def become_account(page: Any) -> None:
     sign_up(page, f"u-{player_id(page)}", "a long enough secret")
     page.goto("/")
     page.wait_for_selector("#create-form")
+
+
+def ask_and_cancel(page: Any, button: str, dialog: str, label: str, question: str) -> None:
+    """Press the host's ``button`` (its ``aria-label`` is ``label``): the page asks first, in
+    ``#{dialog}-confirm`` with ``question``; Escape cancels, and the question goes."""
+    pressed = page.wait_for_selector(button)
+    assert pressed.get_attribute("aria-label") == label
+    pressed.click()
+    asked = page.wait_for_selector(f"#{dialog}-confirm")
+    assert question in asked.inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"#{dialog}-confirm", state="detached")

@@ -45,22 +45,29 @@ async def add_player(url: str, player_id: str) -> None:
     await engine.dispose()
 
 
+async def host_and_bots(
+    manager: RoomManager, preset: str, *, target: int | None, public: bool
+) -> Room:
+    """A room of the host and random bots in the preset's other seats, not begun."""
+    return await manager.create(
+        "host",
+        "Host",
+        {"preset": preset},
+        target=target,
+        public=public,
+        turn_seconds=0,
+        bot_level="random",
+        bots=tuple(range(1, Ruleset.of(preset).seats)),
+    )
+
+
 async def host_and_bots_mid_deal(
     manager: RoomManager, preset: str = "bulgarian"
 ) -> tuple[Room, Inbox]:
     """A room of the host and random bots in the preset's other seats, a few tricks into its
     first deal, with the host to act (so that nothing moves until the host does: there is no
     turn timer)."""
-    room = await manager.create(
-        "host",
-        "Host",
-        {"preset": preset},
-        target=None,
-        public=True,
-        turn_seconds=0,
-        bot_level="random",
-        bots=tuple(range(1, Ruleset.of(preset).seats)),
-    )
+    room = await host_and_bots(manager, preset, target=None, public=True)
     inbox = Inbox("host")
     await room.connect(inbox, None)
     await room.say("host", "Host", None, "hello")
@@ -85,16 +92,7 @@ async def host_and_bots_mid_deal(
 async def host_and_bots_finished(manager: RoomManager, preset: str = "bulgarian") -> Room:
     """A room of the host and random bots in the preset's other seats, whose match to 1 point
     the host played to its end with the first legal move each time."""
-    room = await manager.create(
-        "host",
-        "Host",
-        {"preset": preset},
-        target=1,
-        public=False,
-        turn_seconds=0,
-        bot_level="random",
-        bots=tuple(range(1, Ruleset.of(preset).seats)),
-    )
+    room = await host_and_bots(manager, preset, target=1, public=False)
     inbox = Inbox("host")
     await room.connect(inbox, None)
     await room.begin("host", fill_with_bots=False)
