@@ -6,13 +6,20 @@ import { errorText, lang, t } from "./i18n.js";
 /** At most this many toasts at once: the oldest goes first. */
 const MAX_TOASTS = 3;
 
+/** Pixels between the toasts and the top bar above them, or the screen's edge. */
+const TOAST_GAP = 8;
+
 /** A message at the top of the screen (style.css: never over the hand, the bidding box or a
- * form's button, which are low on the page), gone after `timeout` ms (an error's 6 s, news' 3 s:
- * "Name saved" covered a phone's nav for 6 s). The same words said again
- * (a click repeated on a refused button) replace the toast that says them, with a new timeout,
- * rather than pile up. */
+ * form's button, which are low on the page), just under the top bar and the connection banner
+ * while they are in view (over the bar, a toast hid the player's name and the language picker
+ * for its seconds), gone after `timeout` ms (an error's 6 s, news' 3 s: "Name saved" covered a
+ * phone's nav for 6 s). The same words said again (a click repeated on a refused button)
+ * replace the toast that says them, with a new timeout, rather than pile up. */
 export function toast(text, { kind = "info", detail = null, code = null, timeout = kind === "error" ? 6000 : 3000 } = {}) {
   const box = document.getElementById("toasts");
+  const above = [document.querySelector(".topbar"), document.getElementById("banner")].filter((el) => !el.hidden);
+  const bottom = Math.max(0, ...above.map((el) => el.getBoundingClientRect().bottom));
+  box.style.top = `${bottom + TOAST_GAP}px`;
   const words = `${text}\n${detail || ""}`;
   for (const shown of box.querySelectorAll(".toast")) if (shown.dataset.words === words) shown.remove();
   const item = h(

@@ -97,3 +97,26 @@ def test_on_a_phone_a_toast_is_not_over_the_hand_or_the_bidding_box(new_page: An
     page.evaluate("async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})")
     short = toasts(page)
     assert [(round(t[0]), round(t[2])) for t in short] == [(8, PHONE["width"] - 8)], short
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_toast_is_not_over_the_top_bar(new_page: Any, device: str) -> None:
+    """The name saved, "Name saved." used to cover the player's name and the language picker
+    for three seconds (on a phone the whole nav); now it sits under the bar while the bar is in
+    view, and at the screen's top once the page is scrolled past it."""
+    phone = device == "phone"
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True) if phone else new_page()
+    ui.set_name(page, "Tess")
+    shown = toasts(page)
+    assert shown, "no toast after saving a name"
+    bar = box(page, ".topbar")
+    parts = ["#who", "#lang", "#nav-lobby", "#nav-account"]
+    assert [p for p in parts if any(overlap(t, box(page, p)) for t in shown)] == [], shown
+    assert all(overlap(t, (0, bar[3], 10_000, bar[3] + 40)) for t in shown), (shown, bar)
+    if not phone:
+        return  # the desktop lobby fits its screen: nothing to scroll
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    assert box(page, ".topbar")[3] < 0  # scrolled out of view
+    page.evaluate("() => document.querySelectorAll('#toasts .toast').forEach(t => t.remove())")
+    page.evaluate("async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})")
+    assert [round(t[1]) for t in toasts(page)] == [8]
