@@ -18,6 +18,8 @@ from app.api.services import (
     SignedInCreationLimit,
     TokenDep,
 )
+from app.rooms.errors import RoomElsewhere, RoomError
+from app.rooms.room import FINISHED, PLAYING, WAITING
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 413, 422))
 SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
@@ -49,6 +51,10 @@ class CredentialsIn(Body):
 class PasswordIn(Body):
     old_password: Secret
     new_password: Secret
+
+
+class ErasureIn(Body):
+    password: Secret
 
 
 class AccountOut(BaseModel):
@@ -185,6 +191,45 @@ async def change_password(
         body.new_password.get_secret_value(),
         _address(request),
     )
+    services.revoked()
+    return Response(status_code=204)
+
+
+@router.delete(
+    "/me",
+    status_code=204,
+    responses={**SIGNED_IN, **responses(429)},
+    dependencies=SIGNED_IN_HASHING,
+)
+async def erase(
+    body: ErasureIn, request: Request, player: PlayerDep, services: ServicesDep
+) -> Response:
+    """Erase your account for good, after your password (``Accounts.erase`` says what goes
+    and what stays). Not while you play a match (409 `match_in_progress`: finish or concede
+    it); the tables where you hold a seat between matches are left for you first, as by
+    `DELETE /api/rooms/{code}/seats/me`. In a cluster, this node leaves the tables it serves
+    and sends the call on (307) to a node serving another, which does the same."""
+    await services.accounts.check_password(
+        player.id, body.password.get_secret_value(), _address(request)
+    )
+    history = services.history
+    if await history.open_rooms_of(player.id, limit=1, statuses=(PLAYING,)):
+        raise RoomError(
+            "match_in_progress", "Finish or concede your match before erasing your account."
+        )
+    elsewhere: RoomElsewhere | None = None
+    for code in await history.open_rooms_of(player.id, limit=None, statuses=(WAITING, FINISHED)):
+        try:
+            room = await services.rooms.get(code)
+        except RoomElsewhere as error:
+            elsewhere = error
+            continue
+        if room is not None and room.seat_of(player.id) is not None:
+            await room.leave(player.id)
+    if elsewhere is not None:
+        raise elsewhere
+    await services.accounts.erase(player.id)
+    services.rooms.forget_player(player.id)
     services.revoked()
     return Response(status_code=204)
 

@@ -170,8 +170,7 @@ class Accounts:
             raise RoomError("bad_login", "The username or the password is wrong.")
         token = secrets.token_urlsafe(32)
         async with self._sessions.begin() as session:
-            await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
-            await session.execute(_give_back(keys[1:]))  # a success is not the address's failure
+            await self._forgive(session, keys)
             if rehashed is not None:
                 await session.execute(
                     update(m.Account)
@@ -195,25 +194,12 @@ class Accounts:
     async def change_password(
         self, player_id: str, token: str, old: str, new: str, address: str
     ) -> None:
-        """Check the old password, store the new one, and sign out every other device.
-
-        A wrong old password is a failed login of the account's username and of ``address``
-        (the same counts and caps as ``login``): a token alone must not buy unlimited guesses
-        at the password, nor unlimited Argon2 runs."""
+        """Check the old password, store the new one, and sign out every other device."""
         check_password(new)
-        async with self._sessions() as session:
-            account = await session.get(m.Account, player_id)
-        if account is None:
-            raise RoomError("not_an_account", "Claim your player as an account first.")
-        keys = _keys(account.username, address)
-        if not await self._take_try(keys, [self._limits.per_account, self._limits.per_address]):
-            raise RoomError("login_limited", "Too many failed logins; try again later.")
-        if not (await self._verify(old, account.password_hash))[0]:  # the try stays counted
-            raise RoomError("bad_login", "The username or the password is wrong.")
+        keys = await self._check_password(player_id, old, address)
         digest = await self._hash(new)
         async with self._sessions.begin() as session:
-            await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
-            await session.execute(_give_back(keys[1:]))
+            await self._forgive(session, keys)
             await session.execute(
                 update(m.Account)
                 .where(m.Account.player_id == player_id)
@@ -223,6 +209,83 @@ class Accounts:
                 delete(m.AccountSession).where(
                     m.AccountSession.player_id == player_id,
                     m.AccountSession.token_hash != hash_token(token),
+                )
+            )
+
+    async def check_password(self, player_id: str, password: str, address: str) -> None:
+        """Refuse (``bad_login``) unless ``password`` is the account's: what a signed-in
+        device must say before an act it cannot take back (erasing the account)."""
+        keys = await self._check_password(player_id, password, address)
+        async with self._sessions.begin() as session:
+            await self._forgive(session, keys)
+
+    async def _check_password(self, player_id: str, password: str, address: str) -> list[str]:
+        """The failure keys of a correct ``password``, else a refusal. A wrong password is a
+        failed login of the account's username and of ``address`` (the same counts and caps
+        as ``login``): a token alone must not buy unlimited guesses at the password, nor
+        unlimited Argon2 runs."""
+        async with self._sessions() as session:
+            account = await session.get(m.Account, player_id)
+        if account is None:
+            raise RoomError("not_an_account", "Claim your player as an account first.")
+        keys = _keys(account.username, address)
+        if not await self._take_try(keys, [self._limits.per_account, self._limits.per_address]):
+            raise RoomError("login_limited", "Too many failed logins; try again later.")
+        if not (await self._verify(password, account.password_hash))[0]:  # the try stays counted
+            raise RoomError("bad_login", "The username or the password is wrong.")
+        return keys
+
+    @staticmethod
+    async def _forgive(session: AsyncSession, keys: list[str]) -> None:
+        """A correct password clears the account's failures and gives the address its try back
+        (a success is not the address's failure)."""
+        await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == keys[0]))
+        await session.execute(_give_back(keys[1:]))
+
+    async def erase(self, player_id: str) -> None:
+        """Erase the account and what names the person, for good (the right to erasure).
+
+        Gone: the account (its username is free again), every device's session and the old
+        guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
+        leaderboards), the rating history, the player's chat lines, a quick-play ticket and the
+        failed logins counted against the username. The matches stay, for the others who played
+        them, with the seat's name left out (``name`` null: the client says "Deleted player").
+        The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
+        the matches' seats still point at its id, which now names nobody (``Players.by_id`` and
+        the profile answer ``unknown_player``).
+
+        The player must hold no seat (``seated``): a live room keeps its seats' names in memory
+        and writes them back with its next change, so the caller stands the player up through
+        the rooms first (``app.api.accounts``)."""
+        async with self._sessions.begin() as session:
+            account = await session.get(m.Account, player_id)
+            if account is None:
+                raise RoomError("not_an_account", "Claim your player as an account first.")
+            seated = select(m.Seat.room_id).where(m.Seat.player_id == player_id).limit(1)
+            if await session.scalar(seated) is not None:
+                raise RoomError("seated", "Leave the tables where you hold a seat first.")
+            await session.execute(
+                delete(m.LoginFailure).where(m.LoginFailure.key == _keys(account.username, "")[0])
+            )
+            for table in (
+                m.AccountSession,
+                m.Account,
+                m.Rating,
+                m.RatingChange,
+                m.ChatMessage,
+                m.QuickPlayTicket,
+            ):
+                await session.execute(delete(table).where(table.player_id == player_id))
+            await session.execute(
+                update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)
+            )
+            await session.execute(
+                update(m.Player)
+                .where(m.Player.id == player_id)
+                .values(
+                    name="",
+                    token_hash=hash_token(secrets.token_urlsafe(32)),
+                    erased_at=datetime.now(UTC),
                 )
             )
 

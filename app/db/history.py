@@ -228,14 +228,20 @@ class History:
             "seats": seats,
         }
 
-    async def open_rooms_of(self, player_id: str, limit: int = 20) -> list[str]:
+    async def open_rooms_of(
+        self,
+        player_id: str,
+        limit: int | None = 20,
+        statuses: tuple[str, ...] = ("waiting", "playing"),
+    ) -> list[str]:
         """The codes of the rooms where the player holds a seat and that are waiting or being
-        played, most recently changed first: the player's way back to an unfinished table."""
+        played (by default), most recently changed first: the player's way back to an
+        unfinished table. With every status, where an erased account must stand up first."""
         async with self._sessions() as session:
             rows = await session.scalars(
                 select(m.Room.code)
                 .join(m.Seat, m.Seat.room_id == m.Room.id)
-                .where(m.Seat.player_id == player_id, m.Room.status.in_(("waiting", "playing")))
+                .where(m.Seat.player_id == player_id, m.Room.status.in_(statuses))
                 .order_by(m.Room.updated_at.desc(), m.Room.id.desc())
                 .limit(limit)
             )

@@ -67,6 +67,9 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When the person erased their account (``Accounts.erase``): the row stays, nameless, for
+    # the rooms and match seats that point at its id.
+    erased_at: Mapped[datetime | None]
 
 
 class Room(Base):

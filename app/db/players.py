@@ -72,9 +72,10 @@ class Players:
         return live
 
     async def by_id(self, player_id: str) -> Player | None:
+        """The player with this id; None for an unknown id or an erased account's tombstone."""
         async with self._sessions() as session:
             row = await session.get(m.Player, player_id)
-        return None if row is None else Player(row.id, row.name)
+        return None if row is None or row.erased_at is not None else Player(row.id, row.name)
 
     async def rename(self, player_id: str, name: str) -> Player:
         async with self._sessions.begin() as session:

@@ -252,7 +252,7 @@ class Ratings:
         """A player's ratings per preset, rating history (oldest first), matches and win rate."""
         async with self._sessions() as session:
             player = await session.get(m.Player, player_id)
-            if player is None:
+            if player is None or player.erased_at is not None:
                 return None
             account = await session.get(m.Account, player_id)
             ratings = (

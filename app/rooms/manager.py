@@ -241,6 +241,12 @@ class RoomManager:
         ``RoomElsewhere`` if another node of the cluster serves it."""
         return await self._open(code, claim=True)
 
+    def forget_player(self, player_id: str) -> None:
+        """Stop naming an erased account in every room this node holds (``Room.forget_player``);
+        a room another node holds reads the scrubbed storage when it is next loaded."""
+        for room in self._rooms.values():
+            room.forget_player(player_id)
+
     async def look(self, code: str) -> Room | None:
         """The room as a listing shows it: the live one if this node serves it (or may take
         it); if another node serves it, a copy restored from storage and never started (it

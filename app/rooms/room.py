@@ -551,6 +551,19 @@ class Room:
     def subscriber_count(self) -> int:
         return len(self._subscribers)
 
+    def forget_player(self, player_id: str) -> None:
+        """An erased account (``Accounts.erase``, which scrubbed storage) is no longer named by
+        what this room serves from now on: its seat in the last match goes nameless and its
+        chat lines go. Clients keep what they were already sent. In memory only, nothing to
+        store: the stored match seats and chat lines are already scrubbed, so a restored room
+        agrees."""
+        if self.match is not None:
+            self.match.seats = tuple(
+                replace(record, name=None) if record.player_id == player_id else record
+                for record in self.match.seats
+            )
+        self.chat = [line for line in self.chat if line["player"] != player_id]
+
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
             return None

@@ -1,6 +1,8 @@
 // The account page (#/account): a guest claims its identity (username + password) or logs in to
-// an existing account; a signed-in player changes the password, signs devices out, logs out.
+// an existing account; a signed-in player changes the password, signs devices out, logs out,
+// or deletes the account for good.
 import { api, get, post } from "./api.js";
+import { confirmDialog } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
@@ -12,7 +14,7 @@ function identityChanged() {
 }
 
 /** A form of labelled inputs; ``onSubmit`` gets the values by name and may throw ApiErrors. */
-function form(id, fields, submitText, onSubmit) {
+function form(id, fields, submitText, onSubmit, { button = "primary" } = {}) {
   const inputs = fields.map((f) =>
     h("input", {
       id: `${id}-${f.name}`,
@@ -32,7 +34,7 @@ function form(id, fields, submitText, onSubmit) {
     fields.map((f, i) =>
       h("div", { class: "field" }, h("label", { for: inputs[i].id, text: f.label }), inputs[i], f.hint ? h("p", { class: "explain", text: f.hint }) : null),
     ),
-    h("button", { type: "submit", class: "primary", text: submitText }),
+    h("button", { type: "submit", class: button, text: submitText }),
   );
   el.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -99,6 +101,55 @@ function passwordForm() {
       await api("PUT", "/api/accounts/me/password", values);
       toast(t("password_changed"));
     },
+  );
+}
+
+/** The last question before erasing: true to go on. Escape, or the first button, keeps the
+ * account; the dialog takes the focus, so that Enter does not erase by accident. */
+function askToErase(username) {
+  return new Promise((resolve) => {
+    const answer = (erase) => {
+      dialog.remove();
+      resolve(erase);
+    };
+    const dialog = confirmDialog("erase", {
+      title: t("erase_confirm_title", { username }),
+      text: t("erase_confirm_text"),
+      stay: t("erase_keep"),
+      go: t("erase_button"),
+      danger: true,
+      close: () => answer(false),
+      confirm: () => answer(true),
+    });
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") answer(false);
+    });
+    document.body.append(dialog);
+    dialog.querySelector("#erase-stay").focus();
+  });
+}
+
+/** Delete the account: the password again (a device left signed in must not be enough), then
+ * a last question. The server erases what names the person and signs every device out. */
+function eraseForm(username) {
+  return form(
+    "erase-form",
+    [{ name: "password", label: t("password"), type: "password", autocomplete: "current-password", maxlength: "1000" }],
+    t("erase_button"),
+    async ({ password }) => {
+      if (!(await askToErase(username))) return;
+      try {
+        await api("DELETE", "/api/accounts/me", { password });
+      } catch (error) {
+        if (error.code === "match_in_progress") error.text = t("erase_playing");
+        throw error;
+      }
+      forgetPlayer();
+      identityChanged();
+      toast(t("account_erased"));
+      go("#/");
+    },
+    { button: "danger" },
   );
 }
 
@@ -211,6 +262,7 @@ export function showAccount(app) {
       ),
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
       open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
+      h("section", { class: "panel erase", id: "erase" }, h("h2", { text: t("erase_title") }), h("p", { class: "muted", text: t("erase_explain") }), eraseForm(me.username)),
     ]);
   }
 

@@ -14,7 +14,8 @@ import { packetsBefore, positionOf, positions, range, seatsOfRules, sideOf, side
 function seatLabel(seats, seat) {
   const s = seats.find((x) => x.seat === seat);
   if (!s) return t("seat_n", { n: seat + 1 });
-  return s.bot ? `${t("bot")} ${seat + 1}` : s.name || t("seat_n", { n: seat + 1 });
+  if (s.bot) return `${t("bot")} ${seat + 1}`;
+  return s.name || (s.player ? t("deleted_player") : t("seat_n", { n: seat + 1 })); // no name: an erased account
 }
 
 /** "Us" / "Them" for a player of the match; "Team 1" / "Team 2" for a visitor (`us` null).

@@ -141,7 +141,7 @@ export function dotItem(content, { name = false, plain = false } = {}) {
 export function seatName(room, seat) {
   const record = room && room.seats ? room.seats[seat] : null;
   if (!record) return t("seat_n", { n: seat + 1 });
-  if (record.player) return record.player.name;
+  if (record.player) return record.player.name || t("deleted_player"); // an erased account
   if (record.bot) return `${t("bot")} ${seat + 1}`;
   return t("empty_seat");
 }

@@ -111,8 +111,9 @@ def raw_json(**fields: str) -> str:
             raw_json(old_password=PASSWORD, new_password=SURROGATE),
             True,
         ),
+        ("DELETE", "/api/accounts/me", raw_json(password=SURROGATE), True),
     ],
-    ids=["claim", "login", "login-unknown", "old-password", "new-password"],
+    ids=["claim", "login", "login-unknown", "old-password", "new-password", "erase"],
 )
 async def test_a_password_with_a_lone_surrogate_is_a_bad_request_not_a_server_error(
     http: httpx.AsyncClient, method: str, path: str, body: str, signed_in: bool

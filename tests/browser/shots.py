@@ -5,8 +5,9 @@
 Starts the app on a free port with a temporary database (as the browser tests do) and, for a
 desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves the lobby, the
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
-history, the player's profile, a leaderboard, the account page, the match's page and the replay
-of a deal (and the table with the four-colour deck):
+history, the player's profile, a leaderboard, the account page (a guest's, then an account's and
+its question before deleting it), the match's page and the replay of a deal (and the table with
+the four-colour deck):
 ``{page}-{lang}-{desktop|phone}.png``; then the tables for
 three and two (``bulgarian3``, ``bulgarian2``, ``open_belot``) during the bidding and during
 play, their scoresheet after a deal and the replay of that deal:
@@ -94,6 +95,17 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
         if name == "replay":
             page.select_option("#replay-jump", index=1)  # the first trick
         shoot(page, out, f"{name}-{tag}", full=True)
+    # The account page of an account: its devices, its tables, and the last question before
+    # deleting it.
+    ui.sign_up(page, f"tour_{lang}_{device}", "a long enough secret")
+    page.goto("/#/account")
+    page.wait_for_selector("#erase-form")
+    shoot(page, out, f"account-signed-in-{tag}", full=True)
+    page.fill("#erase-form-password", "a long enough secret")
+    page.click("#erase-form button[type=submit]")
+    page.wait_for_selector("#erase-confirm")
+    shoot(page, out, f"account-erase-{tag}")
+    page.click("#erase-stay")
     context.close()
 
 

@@ -1,0 +1,115 @@
+"""A person erases their account (DELETE /api/accounts/me): after their password, and not
+during a match; what names them goes, the matches stay for the others who played them."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from sqlalchemy import func, select
+
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
+from app.settings import Settings
+from tests.api.test_accounts import PASSWORD, code_of, login
+from tests.conftest import Guest, Server, new_account, new_guest, serve, ws_client
+
+
+async def erase(http: httpx.AsyncClient, who: Guest, password: str = PASSWORD) -> httpx.Response:
+    return await http.request(
+        "DELETE", "/api/accounts/me", json={"password": password}, headers=who.auth
+    )
+
+
+async def count(settings: Settings, table: type[m.Base], player_id: str) -> int:
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            column = table.__table__.c.player_id  # type: ignore[attr-defined]
+            found = await session.scalar(
+                select(func.count()).select_from(table).where(column == player_id)
+            )
+            return int(found or 0)
+    finally:
+        await engine.dispose()
+
+
+async def test_an_erased_account_leaves_nothing_that_names_it(
+    http: httpx.AsyncClient, server: Server, settings: Settings
+) -> None:
+    zora = await new_account(http, "Zora")
+    username = (await http.get("/api/accounts/me", headers=zora.auth)).json()["username"]
+    bob = await new_guest(http, "Bob")
+    made = await http.post("/api/rooms", json={"bots": [1, 3], "public": True}, headers=zora.auth)
+    code = made.json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=bob.auth)).status_code == 200
+    # A second table where Zora only waits: she is stood up there too.
+    waiting = (await http.post("/api/rooms", json={}, headers=zora.auth)).json()["room"]["code"]
+    assert (await http.post(f"/api/rooms/{code}/start", headers=zora.auth)).status_code == 200
+
+    async with ws_client(server, code, zora.token) as client:
+        said = await client.reply(await client.send("chat", {"text": "Zora was here"}))
+        assert said["t"] == "ack", said
+        # During a match: refused, and nothing changes (checked below: she signs in again).
+        assert code_of(await erase(http, zora)) == (409, "match_in_progress")
+        assert code_of(await erase(http, zora, "not my password")) == (401, "bad_login")
+        async with ws_client(server, code, bob.token) as partner:
+            for each in (client, partner):  # Zora and Bob, partners, give the match up
+                reply = await each.reply(await each.send("concede", {"on": True}))
+                assert reply["t"] == "ack", reply
+    assert (await login(http, username)).status_code == 200  # still an account
+    assert await count(settings, m.ChatMessage, zora.id) == 1
+
+    erased = await erase(http, zora)
+    assert erased.status_code == 204, erased.text
+
+    # Signed out everywhere, the username free, the player unknown.
+    assert code_of(await http.get("/api/players/me", headers=zora.auth)) == (401, "bad_token")
+    assert code_of(await login(http, username)) == (401, "bad_login")
+    assert code_of(await http.get(f"/api/players/{zora.id}/matches")) == (404, "unknown_player")
+    assert code_of(await http.get(f"/api/players/{zora.id}/profile")) == (404, "unknown_player")
+    other = await new_guest(http, "Someone")
+    again = await http.post(
+        "/api/accounts", json={"username": username, "password": PASSWORD}, headers=other.auth
+    )
+    assert again.status_code == 201, again.text
+    # Her seats are empty; the match stays Bob's, her seat in it nameless.
+    for room_code in (code, waiting):
+        room = (await http.get(f"/api/rooms/{room_code}")).json()["room"]
+        assert zora.id not in [(s["player"] or {}).get("id") for s in room["seats"]], room
+    matches = (await http.get(f"/api/players/{bob.id}/matches", headers=bob.auth)).json()
+    assert len(matches) == 1
+    seats = {s["seat"]: s for s in matches[0]["seats"]}
+    assert (seats[0]["player"], seats[0]["name"], seats[2]["name"]) == (zora.id, None, "Bob")
+    for table in (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.Seat):
+        assert await count(settings, table, zora.id) == 0, table
+    assert "Zora" not in str(matches)
+    # The live room no longer names her either: not in its last match's seats, not in its chat.
+    async with ws_client(server, code) as watcher:
+        snapshot = watcher.frames[0]
+        assert snapshot["t"] == "snapshot", snapshot
+        assert snapshot["d"]["room"]["match_seats"][0] == {
+            "seat": 0,
+            "player": {"id": zora.id, "name": None},
+            "bot": False,
+        }
+        assert snapshot["d"]["chat"] == []
+        assert "Zora" not in json.dumps(snapshot)
+
+
+async def test_a_guest_has_no_account_to_erase(http: httpx.AsyncClient) -> None:
+    guest = await new_guest(http, "Gus")
+    assert code_of(await erase(http, guest)) == (409, "not_an_account")
+    assert (await http.get("/api/players/me", headers=guest.auth)).status_code == 200
+
+
+async def test_erasure_guesses_are_limited_like_logins(settings: Settings) -> None:
+    """Erasing asks for the password so that a device left signed in cannot erase the
+    account; its wrong guesses count as failed logins, or a token would buy endless ones."""
+    limited = settings.model_copy(update={"login_failures_per_account": 3})
+    async with serve(limited) as server, httpx.AsyncClient(base_url=server.url) as http:
+        owner = await new_account(http, "Owner")
+        for _ in range(3):
+            assert code_of(await erase(http, owner, "guess guess")) == (401, "bad_login")
+        assert code_of(await erase(http, owner)) == (429, "login_limited")
+        assert (await http.get("/api/accounts/me", headers=owner.auth)).json()["username"]
