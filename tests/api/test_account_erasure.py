@@ -34,6 +34,27 @@ async def count(settings: Settings, table: type[m.Base], player_id: str) -> int:
         await engine.dispose()
 
 
+async def rated(settings: Settings, player_id: str, match_id: str) -> None:
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine).begin() as session:
+            session.add(m.Rating(player_id=player_id, preset="bulgarian", mu=27, sigma=7))
+            session.add(
+                m.RatingChange(
+                    match_id=match_id,
+                    player_id=player_id,
+                    preset="bulgarian",
+                    won=True,
+                    mu=27,
+                    sigma=7,
+                    before=0,
+                    after=6,
+                )
+            )
+    finally:
+        await engine.dispose()
+
+
 async def test_an_erased_account_leaves_nothing_that_names_it(
     http: httpx.AsyncClient, server: Server, settings: Settings
 ) -> None:
@@ -59,6 +80,11 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
                 assert reply["t"] == "ack", reply
     assert (await login(http, username)).status_code == 200  # still an account
     assert await count(settings, m.ChatMessage, zora.id) == 1
+    # A rating of hers, as a rated match leaves one (written here: bots make this one casual).
+    match_id = (await http.get(f"/api/players/{bob.id}/matches")).json()[0]["id"]
+    await rated(settings, zora.id, match_id)
+    board = (await http.get("/api/ratings/bulgarian")).json()
+    assert zora.id in str(board)
 
     erased = await erase(http, zora)
     assert erased.status_code == 204, erased.text
@@ -81,8 +107,9 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     assert len(matches) == 1
     seats = {s["seat"]: s for s in matches[0]["seats"]}
     assert (seats[0]["player"], seats[0]["name"], seats[2]["name"]) == (zora.id, None, "Bob")
-    for table in (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.Seat):
+    for table in (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.RatingChange, m.Seat):
         assert await count(settings, table, zora.id) == 0, table
+    assert zora.id not in str((await http.get("/api/ratings/bulgarian")).json())
     assert "Zora" not in str(matches)
     # The live room no longer names her either: not in its last match's seats, not in its chat.
     async with ws_client(server, code) as watcher:

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
 from app.settings import Settings
-from tests.conftest import fast_settings, new_guest, serve, ws_client
+from tests.conftest import fast_settings, new_account, new_guest, serve, ws_client
 
 CLOSE_ELSEWHERE = 4307
 CLOSE_TOO_MANY = 4429
@@ -107,3 +107,34 @@ async def test_an_address_s_websockets_are_bounded_over_every_node(node_settings
                         await ws.recv()
             assert closed.value.rcvd is not None
             assert closed.value.rcvd.code == CLOSE_TOO_MANY
+
+
+async def test_an_account_is_erased_across_the_nodes_serving_its_tables(
+    node_settings: Settings,
+) -> None:
+    """Erasing stands the player up at every table first: the node asked leaves those it serves
+    and sends the call on (307) to the node serving another, which finishes it."""
+    a_settings = node_settings.model_copy(update={"node_id": "a"})
+    b_settings = node_settings.model_copy(update={"node_id": "b"})
+    async with serve(a_settings) as a, serve(b_settings) as b:
+        async with httpx.AsyncClient(base_url=a.url) as http_a:
+            zora = await new_account(http_a, "Zora")
+            on_a = (await http_a.post("/api/rooms", json={}, headers=zora.auth)).json()
+        async with httpx.AsyncClient(base_url=b.url) as http_b:
+            on_b = (await http_b.post("/api/rooms", json={}, headers=zora.auth)).json()
+            body = {"password": "correct horse battery"}
+            moved = await http_b.request("DELETE", "/api/accounts/me", json=body, headers=zora.auth)
+            assert moved.status_code == 307, moved.text
+            assert moved.headers["location"] == f"{b.url}/api/accounts/me?node=a"
+            # b has left its own table already; a's is still taken.
+            room_b = (await http_b.get(f"/api/rooms/{on_b['room']['code']}")).json()["room"]
+            assert room_b["seats"][0]["player"] is None
+        async with httpx.AsyncClient(base_url=a.url) as http_a:  # where the proxy sends it
+            done = await http_a.request(
+                "DELETE", "/api/accounts/me?node=a", json=body, headers=zora.auth
+            )
+            assert done.status_code == 204, done.text
+            room_a = (await http_a.get(f"/api/rooms/{on_a['room']['code']}")).json()["room"]
+            assert room_a["seats"][0]["player"] is None
+            gone = await http_a.get("/api/players/me", headers=zora.auth)
+            assert gone.status_code == 401
