@@ -112,7 +112,7 @@ export function showHistory(app) {
               return h(
                 "tr",
                 { dataset: { match: m.id } },
-                h("td", { text: new Date(m.started_at + (m.started_at.endsWith("Z") ? "" : "Z")).toLocaleString() }),
+                h("td", { text: new Date(m.started_at).toLocaleString() }),
                 h("td", { text: t(`preset_${m.rules.preset}`) }),
                 h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
                 h("td", { text: `${score} (${verdict})` }),

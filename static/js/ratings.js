@@ -205,7 +205,7 @@ export function showProfile(app, playerId) {
               matches.slice(0, 20).map((m) => {
                 const side = m.your_side ?? sideOf(seatsOfRules(m.rules), m.your_seat); // a team, or the player
                 const verdict = !m.finished ? t("unfinished") : m.winner === side ? t("won") : t("lost");
-                const when = new Date(m.started_at + (m.started_at.endsWith("Z") || m.started_at.includes("+") ? "" : "Z")).toLocaleDateString();
+                const when = new Date(m.started_at).toLocaleDateString();
                 return h(
                   "li",
                   { class: "room-row", dataset: { match: m.id } },

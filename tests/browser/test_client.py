@@ -121,6 +121,13 @@ def test_lobby_and_a_whole_match_against_three_bots(new_page: Any, artifacts: Pa
     page.click("#leave-go")
     page.wait_for_selector("#history table tbody tr")
     assert page.locator("#history tbody tr").count() == 2
+    # Each match's start, in the browser's own words for a moment of today (the server says
+    # it with its zone: read as such, not with another "Z" after it, "Invalid Date").
+    started = page.locator("#history tbody tr td:first-child").all_inner_texts()
+    days = page.evaluate(
+        "() => [Date.now(), Date.now() - 3600e3].map((t) => new Date(t).toLocaleDateString())"
+    )  # the match began minutes ago: today, or yesterday just after midnight
+    assert started and all(any(d in text for d in days) for text in started), (started, days)
     page.click(f"#history tbody tr[data-match='{first_match}'] a")
     page.wait_for_selector("#match table.scoresheet")
     assert page.locator("#match table.scoresheet tbody tr").count() == len(sheet["lines"])
