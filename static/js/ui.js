@@ -6,20 +6,46 @@ import { errorText, lang, t } from "./i18n.js";
 /** At most this many toasts at once: the oldest goes first. */
 const MAX_TOASTS = 3;
 
-/** Pixels between the toasts and the top bar above them, or the screen's edge. */
+/** Pixels between the toasts and what is around them. */
 const TOAST_GAP = 8;
 
+/** The narrowest the top bar's free middle may be to hold the toasts. */
+const TOAST_BAR_WIDTH = 300;
+
+/** Where the toasts go, worked out again for each (the page may have scrolled, the bar
+ * wrapped, the banner come): in the top bar's free middle, between the nav and the player's
+ * name, when the bar is one row on the screen with room enough (a desktop); else just under
+ * the bar and the connection banner while they are in view, else at the screen's top. Over
+ * the bar's ends they hid the player's name and the language picker; under the bar on a
+ * desktop, the invite link's "Copy" as the host had just made the room. */
+function placeToasts(box) {
+  const bar = document.querySelector(".topbar").getBoundingClientRect();
+  const banner = document.getElementById("banner");
+  const nav = document.querySelector(".nav").getBoundingClientRect();
+  const who = document.getElementById("who").getBoundingClientRect();
+  const lang = document.querySelector(".langpick").getBoundingClientRect();
+  const end = who.width ? who.left : lang.left;
+  const oneRow = lang.top < nav.bottom; // a phone's bar wraps the picker to a row of its own
+  const middle = { left: nav.right + 2 * TOAST_GAP, right: end - 2 * TOAST_GAP };
+  const inBar = bar.top >= 0 && banner.hidden && oneRow && middle.right - middle.left >= TOAST_BAR_WIDTH;
+  box.classList.toggle("in-bar", inBar);
+  if (inBar) {
+    Object.assign(box.style, { top: `${bar.top + TOAST_GAP}px`, left: `${middle.left}px`, right: `${window.innerWidth - middle.right}px` });
+    return;
+  }
+  const above = [document.querySelector(".topbar"), banner].filter((el) => !el.hidden);
+  const bottom = Math.max(0, ...above.map((el) => el.getBoundingClientRect().bottom));
+  Object.assign(box.style, { top: `${bottom + TOAST_GAP}px`, left: "", right: "" });
+}
+
 /** A message at the top of the screen (style.css: never over the hand, the bidding box or a
- * form's button, which are low on the page), just under the top bar and the connection banner
- * while they are in view (over the bar, a toast hid the player's name and the language picker
- * for its seconds), gone after `timeout` ms (an error's 6 s, news' 3 s: "Name saved" covered a
- * phone's nav for 6 s). The same words said again (a click repeated on a refused button)
- * replace the toast that says them, with a new timeout, rather than pile up. */
+ * form's button, which are low on the page; `placeToasts`), gone after `timeout` ms (an
+ * error's 6 s, news' 3 s: "Name saved" covered a phone's nav for 6 s). The same words said
+ * again (a click repeated on a refused button) replace the toast that says them, with a new
+ * timeout, rather than pile up. */
 export function toast(text, { kind = "info", detail = null, code = null, timeout = kind === "error" ? 6000 : 3000 } = {}) {
   const box = document.getElementById("toasts");
-  const above = [document.querySelector(".topbar"), document.getElementById("banner")].filter((el) => !el.hidden);
-  const bottom = Math.max(0, ...above.map((el) => el.getBoundingClientRect().bottom));
-  box.style.top = `${bottom + TOAST_GAP}px`;
+  placeToasts(box);
   const words = `${text}\n${detail || ""}`;
   for (const shown of box.querySelectorAll(".toast")) if (shown.dataset.words === words) shown.remove();
   const item = h(

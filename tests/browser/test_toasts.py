@@ -99,24 +99,39 @@ def test_on_a_phone_a_toast_is_not_over_the_hand_or_the_bidding_box(new_page: An
     assert [(round(t[0]), round(t[2])) for t in short] == [(8, PHONE["width"] - 8)], short
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_a_toast_is_not_over_the_top_bar(new_page: Any, device: str) -> None:
-    """The name saved, "Name saved." used to cover the player's name and the language picker
-    for three seconds (on a phone the whole nav); now it sits under the bar while the bar is in
-    view, and at the screen's top once the page is scrolled past it."""
-    phone = device == "phone"
-    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True) if phone else new_page()
-    ui.set_name(page, "Tess")
+NEWS = "async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})"
+BAR_PARTS = ["#who", "#lang", "#nav-lobby", "#nav-account"]
+
+
+def covered(page: Any, selectors: list[str]) -> list[str]:
     shown = toasts(page)
-    assert shown, "no toast after saving a name"
+    assert shown, "no toast"
+    return [s for s in selectors if any(overlap(t, box(page, s)) for t in shown)]
+
+
+def test_on_a_desktop_a_toast_sits_in_the_top_bar_s_middle(new_page: Any) -> None:
+    """Over the bar's right end, "Name saved." hid the player's name and the language picker
+    for three seconds; just under the bar, the invite link's "Copy" of a room just made."""
+    page = new_page()
+    ui.set_name(page, "Tess")
+    assert covered(page, BAR_PARTS) == []
     bar = box(page, ".topbar")
-    parts = ["#who", "#lang", "#nav-lobby", "#nav-account"]
-    assert [p for p in parts if any(overlap(t, box(page, p)) for t in shown)] == [], shown
-    assert all(overlap(t, (0, bar[3], 10_000, bar[3] + 40)) for t in shown), (shown, bar)
-    if not phone:
-        return  # the desktop lobby fits its screen: nothing to scroll
+    assert all(bar[1] <= t[1] and t[3] <= bar[3] for t in toasts(page)), (toasts(page), bar)
+    ui.create_room(page)
+    page.evaluate(NEWS)
+    assert covered(page, [*BAR_PARTS, "#copy-link", "#invite-link"]) == []
+
+
+def test_on_a_phone_a_toast_sits_under_the_top_bar_or_at_the_top(new_page: Any) -> None:
+    """A phone's bar is two rows with no room in its middle: the toast goes under it while it
+    is in view (over it, it hid the whole nav), at the screen's top once scrolled past it."""
+    page = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Tess")
+    assert covered(page, BAR_PARTS) == []
+    bar = box(page, ".topbar")
+    assert all(overlap(t, (0, bar[3], 10_000, bar[3] + 40)) for t in toasts(page))
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     assert box(page, ".topbar")[3] < 0  # scrolled out of view
     page.evaluate("() => document.querySelectorAll('#toasts .toast').forEach(t => t.remove())")
-    page.evaluate("async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})")
+    page.evaluate(NEWS)
     assert [round(t[1]) for t in toasts(page)] == [8]
