@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.bodies import Body
 from app.api.errors import responses
-from app.api.paths import RoomCode
+from app.api.paths import PlayerId, RoomCode
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
 from app.rooms.config import MOST_DEAL_PAUSE, MOST_TARGET
 from app.rooms.errors import RoomError
@@ -246,6 +246,16 @@ async def remove_player(
     room but not sit in it again."""
     room = await _room(services, code)
     await room.remove(player.id, seat)
+    return _out(room)
+
+
+@router.delete("/rooms/{code}/removed/{player_id}", response_model=VersionOut, responses=CHANGE)
+async def readmit_player(
+    code: RoomCode, player_id: PlayerId, player: PlayerDep, services: ServicesDep
+) -> VersionOut:
+    """Host only, at any time: a player removed from the room may sit in it again."""
+    room = await _room(services, code)
+    await room.readmit(player.id, player_id)
     return _out(room)
 
 

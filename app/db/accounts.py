@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pwdlib import PasswordHash
-from sqlalchemy import case, delete, select, update
+from sqlalchemy import String, case, cast, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -279,6 +279,7 @@ class Accounts:
             await session.execute(
                 update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)
             )
+            await _unname_removed(session, player_id)
             await session.execute(
                 update(m.Player)
                 .where(m.Player.id == player_id)
@@ -329,6 +330,20 @@ class Accounts:
                 return True
             await session.execute(_give_back(keys))
         return False
+
+
+async def _unname_removed(session: AsyncSession, player_id: str) -> None:
+    """Blank the name an erased player has in the lists of those removed from rooms (kept for
+    the host to let them back in); the id stays, and keeps them out."""
+    holding = select(m.Room.id, m.Room.removed).where(
+        cast(m.Room.removed, String).contains(player_id)
+    )
+    for room_id, removed in (await session.execute(holding)).all():
+        unnamed = [
+            {**item, "name": None} if isinstance(item, dict) and item["id"] == player_id else item
+            for item in removed or ()
+        ]
+        await session.execute(update(m.Room).where(m.Room.id == room_id).values(removed=unnamed))
 
 
 def _keys(username: str, address: str) -> list[str]:

@@ -723,7 +723,9 @@ class SqlStore:
                 )
             case RemovedChanged(players=players):
                 connection.execute(
-                    update(ROOMS).where(ROOMS.c.id == room_id).values(removed=list(players))
+                    update(ROOMS)
+                    .where(ROOMS.c.id == room_id)
+                    .values(removed=[{"id": pid, "name": name} for pid, name in players])
                 )
             case HostChanged(host_id=host_id):
                 connection.execute(
@@ -1081,9 +1083,18 @@ def _read_rooms(
             standins=tuple(standins[room_id]),
             away=tuple(away[room_id]),
             votes=_read_votes(votes),
-            removed=tuple(removed or ()),
+            removed=_removed(removed),
         )
     return loaded
+
+
+def _removed(stored: list[Any] | None) -> tuple[tuple[str, str | None], ...]:
+    """``rooms.removed`` as the room keeps it: ``{"id", "name"}`` objects, or bare ids as they
+    were stored before names were kept (no name then to show the host)."""
+    return tuple(
+        (item, None) if isinstance(item, str) else (item["id"], item.get("name"))
+        for item in stored or ()
+    )
 
 
 def _tagged_id(command_id: str | int | None) -> str | None:

@@ -126,9 +126,10 @@ class VotesChanged:
 @dataclass(frozen=True, slots=True)
 class RemovedChanged:
     """The players the host has removed from the room, who may not sit in it again: stored so
-    that a restored room still keeps them out."""
+    that a restored room still keeps them out. Each is its id and the name it sat under (None
+    for an erased account), which the host reads to let one back in."""
 
-    players: tuple[str, ...]
+    players: tuple[tuple[str, str | None], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,8 +309,8 @@ class StoredRoom:
     """The votes last stored (``VotesChanged``), whichever match and deal they were cast at."""
     away: tuple[tuple[int, float], ...] = ()
     """The seats whose player left the table, and when (``AwayChanged``)."""
-    removed: tuple[str, ...] = ()
-    """The players the host removed (``RemovedChanged``)."""
+    removed: tuple[tuple[str, str | None], ...] = ()
+    """The players the host removed, and their names (``RemovedChanged``)."""
 
 
 class Store(Protocol):

@@ -160,8 +160,9 @@ class Room:
         self.standins: set[int] = set()  # human seats a bot plays for while they are away
         self.concede_votes: set[int] = set()  # seats that offered to concede the match
         self.conceded: int | None = None  # the team that conceded the current (last) match
-        # The players the host removed, the earliest first: they may watch, not sit.
-        self.removed: dict[str, None] = {}
+        # The players the host removed (id: the name they sat under), the earliest first: they
+        # may watch, not sit.
+        self.removed: dict[str, str | None] = {}
         self._subscribers: dict[Subscriber, None] = {}
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[CommandId, None]] = {}
@@ -216,7 +217,7 @@ class Room:
         if stored.status == PLAYING:  # a match's: those of a match over are stale
             room.standins = set(stored.standins)
         room._away_since = dict(stored.away)
-        room.removed = dict.fromkeys(stored.removed)
+        room.removed = dict(stored.removed)
         if stored.match is not None:
             ruleset = Ruleset.from_dict(stored.match.rules)
             state = new_match(ruleset, stored.match.first_dealer, stored.match.target)
@@ -488,6 +489,17 @@ class Room:
         ``CHANGEABLE``)."""
         return await self._call(lambda: self._configure(player_id, changes, command_id), reply)
 
+    async def readmit(
+        self,
+        player_id: str,
+        removed: str,
+        command_id: CommandId | None = None,
+        *,
+        reply: Reply | None = None,
+    ) -> int:
+        """Host only: the removed player ``removed`` may sit here again."""
+        return await self._call(lambda: self._readmit(player_id, removed, command_id), reply)
+
     async def hand_over(
         self,
         player_id: str,
@@ -553,9 +565,9 @@ class Room:
 
     def forget_player(self, player_id: str) -> None:
         """An erased account (``Accounts.erase``, which scrubbed storage) is no longer named by
-        what this room serves from now on: its seat in the last match goes nameless and its
-        chat lines go. Clients keep what they were already sent. In memory only, nothing to
-        store: the stored match seats and chat lines are already scrubbed, so a restored room
+        what this room serves from now on: its seat in the last match and its place among those
+        removed go nameless, and its chat lines go. Clients keep what they were already sent.
+        In memory only, nothing to store: storage is already scrubbed, so a restored room
         agrees."""
         if self.match is not None:
             self.match.seats = tuple(
@@ -563,6 +575,8 @@ class Room:
                 for record in self.match.seats
             )
         self.chat = [line for line in self.chat if line["player"] != player_id]
+        if player_id in self.removed:
+            self.removed[player_id] = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -601,7 +615,7 @@ class Room:
             "rematch": sorted(self.rematch_votes),
             "concede": sorted(self.concede_votes),
             "conceded": self.conceded,
-            "removed": list(self.removed),
+            "removed": [{"id": pid, "name": name} for pid, name in self.removed.items()],
             "match_seats": None if self.match is None else _seat_list(self.match.seats),
         }
 
@@ -1088,7 +1102,7 @@ class Room:
         self._check_fresh(player_id, command_id)
         if self.status == PLAYING:
             raise RoomError("match_in_progress", "Players can be removed only between matches.")
-        removed = self.seats[seat].player_id
+        removed, name = self.seats[seat].player_id, self.seats[seat].name
         if removed is None:
             raise RoomError("seat_empty", f"No player sits in seat {seat}.")
         if removed == player_id:
@@ -1098,10 +1112,10 @@ class Room:
         votes = set(self.rematch_votes)
         self.rematch_votes.discard(seat)
         kept = dict(self.removed)
-        self.removed[removed] = None
+        self.removed[removed] = name
         while len(self.removed) > MOST_REMOVED:  # the earliest is let back in
             del self.removed[next(iter(self.removed))]
-        ops: list[Op] = [RemovedChanged(tuple(self.removed))]
+        ops: list[Op] = [RemovedChanged(tuple(self.removed.items()))]
         if seat in votes:
             ops.extend(self._stored_votes())
         try:
@@ -1148,6 +1162,24 @@ class Room:
         self._remember(player_id, command_id)
         if config.public != before[0].public and self.on_publicity_change is not None:
             self.on_publicity_change(self)
+        return self.version
+
+    async def _readmit(self, player_id: str, removed: str, command_id: CommandId | None) -> int:
+        """Let a player the host removed sit here again: a removal made in haste, or one the
+        host has forgiven, used to be for the room's life. The host themself, at any time (it
+        only lets them take a seat when seats are open); they are not seated by it."""
+        self._require_the_host(player_id)
+        self._check_fresh(player_id, command_id)
+        if removed not in self.removed:
+            raise RoomError("not_removed", "That player was not removed from this table.")
+        kept = dict(self.removed)
+        del self.removed[removed]
+        try:
+            await self._commit([RemovedChanged(tuple(self.removed.items()))], [self._room_event()])
+        except BaseException:
+            self.removed = kept
+            raise
+        self._remember(player_id, command_id)
         return self.version
 
     async def _hand_over(self, player_id: str, seat: int, command_id: CommandId | None) -> int:

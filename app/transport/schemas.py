@@ -98,6 +98,12 @@ class Remove(_Data):
     seat: int
 
 
+class Readmit(_Data):
+    """The host lets a player they removed sit in the room again."""
+
+    player: str = Field(min_length=1, max_length=32)
+
+
 class Host(_Data):
     """The host hands the room over to the player in this seat."""
 
@@ -152,6 +158,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     "leave": Empty,
     "bot": Bot,
     "remove": Remove,
+    "readmit": Readmit,
     "settings": Settings,
     "host": Host,
     "start": Start,

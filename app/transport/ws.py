@@ -515,6 +515,8 @@ class _Session:
             call = room.set_bot(player.id, data.seat, data.on, cid, reply=reply)
         elif isinstance(data, s.Remove):
             call = room.remove(player.id, data.seat, cid, reply=reply)
+        elif isinstance(data, s.Readmit):
+            call = room.readmit(player.id, data.player, cid, reply=reply)
         elif isinstance(data, s.Host):
             call = room.hand_over(player.id, data.seat, cid, reply=reply)
         elif isinstance(data, s.Settings):

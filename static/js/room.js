@@ -128,7 +128,8 @@ export function showRoom(app, code) {
   let settingsBox = null; // the host's open settings dialog: kept apart from the re-rendered table
   const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
   const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, chatNote);
-  const side = h("aside", { class: "side" }, info, sheetBox, chatBox);
+  const removedBox = h("section", { class: "panel removed", id: "removed", hidden: true });
+  const side = h("aside", { class: "side" }, info, sheetBox, removedBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
   const motion = createMotion(root); // cosmetic: drawn state first, animations after (motion.js)
@@ -183,7 +184,7 @@ export function showRoom(app, code) {
   // While the host is away, any seated player may start and seat bots (the server agrees).
   const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
   // The host removed this player from the table: they watch, and are offered no seat.
-  const removedMe = () => Boolean(player && S.room && (S.room.removed || []).includes(player.id));
+  const removedMe = () => Boolean(player && S.room && (S.room.removed || []).some((r) => r.id === player.id));
   // A deal still being played (its last frame, phase "finished", stays in S.deal until the next).
   const dealLive = () => Boolean(S.deal && S.deal.phase !== "finished");
   const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
@@ -318,6 +319,8 @@ export function showRoom(app, code) {
           announceArrivals(S.room, d);
           announceSettings(S.room, d);
           if (d.host === player.id && S.room.host !== player.id) toast(t("you_host"));
+          const wasOut = removedMe();
+          if (wasOut && player && !(d.removed || []).some((r) => r.id === player.id)) toast(t("let_back_in_you"));
         }
         // A match conceded in the middle of a deal: that deal is over unplayed (its cards stay
         // secret, as the server's snapshot has it): no hand, no turn, no bids left on the table.
@@ -480,6 +483,7 @@ export function showRoom(app, code) {
     tabToHand();
     renderInfo();
     renderSheet();
+    renderRemoved();
     chatTitle.textContent = t("chat");
     renderMute();
     chatInput.placeholder = t("chat_placeholder");
@@ -1096,6 +1100,38 @@ export function showRoom(app, code) {
       (S.room.status === "waiting" ? null : { lines: [], scores: sidesOf(seats()).map(() => 0), hanging: 0, target: S.room.target, finished: false, winner: null });
     if (sheet) sheetBox.append(scoresheetTable(sheet, columns(), shortTeamNames(), !teamsPlay(seats())));
     sheetBox.hidden = !sheet; // nothing to show before the first match
+  }
+
+  /** The host's list of those they removed, between matches (when seats can be taken), each
+   * with "Let back in": a removal was for the room's life, a hasty one past mending. */
+  function renderRemoved() {
+    const removed = S.room.removed || [];
+    removedBox.hidden = !(isHost() && S.room.status !== "playing" && removed.length);
+    if (removedBox.hidden) return clear(removedBox);
+    replace(removedBox, [
+      h("h3", { text: t("removed_title") }),
+      h(
+        "ul",
+        { class: "removed-list" },
+        removed.map((r) => {
+          const who = r.name || t("deleted_player");
+          return h(
+            "li",
+            { dataset: { player: r.id } },
+            h("span", { class: "removed-name", text: who }),
+            h("button", {
+              type: "button",
+              class: "readmit",
+              text: t("let_back_in"),
+              "aria-label": t("let_back_in_named", { name: who }),
+              onclick: async () => {
+                if (await command("readmit", { player: r.id })) toast(t("let_back_in_done", { name: who }));
+              },
+            }),
+          );
+        }),
+      ),
+    ]);
   }
 
   function chatLine(line) {

@@ -34,6 +34,16 @@ async def count(settings: Settings, table: type[m.Base], player_id: str) -> int:
         await engine.dispose()
 
 
+async def stored_removed(settings: Settings) -> str:
+    """Every room's stored list of those removed, as text."""
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            return str((await session.scalars(select(m.Room.removed))).all())
+    finally:
+        await engine.dispose()
+
+
 async def rated(settings: Settings, player_id: str, match_id: str) -> None:
     engine = make_engine(settings.database_url)
     try:
@@ -67,6 +77,11 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     # A second table where Zora only waits: she is stood up there too.
     waiting = (await http.post("/api/rooms", json={}, headers=zora.auth)).json()["room"]["code"]
     assert (await http.post(f"/api/rooms/{code}/start", headers=zora.auth)).status_code == 200
+    # A third, Bob's, where he removed her: she is kept out by id, and was named for him.
+    bobs = (await http.post("/api/rooms", json={}, headers=bob.auth)).json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{bobs}/seats/1", headers=zora.auth)).status_code == 200
+    out = await http.delete(f"/api/rooms/{bobs}/seats/1", headers=bob.auth)
+    assert out.json()["room"]["removed"] == [{"id": zora.id, "name": "Zora"}]
 
     async with ws_client(server, code, zora.token) as client:
         said = await client.reply(await client.send("chat", {"text": "Zora was here"}))
@@ -110,6 +125,9 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     for table in (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.RatingChange, m.Seat):
         assert await count(settings, table, zora.id) == 0, table
     assert zora.id not in str((await http.get("/api/ratings/bulgarian")).json())
+    kept_out = (await http.get(f"/api/rooms/{bobs}")).json()["room"]["removed"]
+    assert kept_out == [{"id": zora.id, "name": None}]
+    assert "Zora" not in await stored_removed(settings)
     assert "Zora" not in str(matches)
     # The live room no longer names her either: not in its last match's seats, not in its chat.
     async with ws_client(server, code) as watcher:

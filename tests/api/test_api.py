@@ -314,7 +314,8 @@ async def test_the_host_removes_a_player_by_rest_and_by_socket(
     removed = await http.delete(f"/api/rooms/{code}/seats/1", headers=host.auth)
     assert removed.status_code == 200
     room = removed.json()["room"]
-    assert room["seats"][1]["player"] is None and room["removed"] == [guest.id]
+    assert room["seats"][1]["player"] is None
+    assert room["removed"] == [{"id": guest.id, "name": "Guest"}]
     await refused(await http.put(f"/api/rooms/{code}/seats/3", headers=guest.auth), 403, "removed")
     # The same by socket: the host's command is acked, the player's seat is gone.
     async with ws_client(server, code, host.token) as client:
@@ -324,5 +325,27 @@ async def test_the_host_removes_a_player_by_rest_and_by_socket(
         error = await client.reply(again)
         assert (error["t"], error["d"]["code"]) == ("error", "seat_empty")
     room = (await http.get(f"/api/rooms/{code}")).json()["room"]
-    assert room["removed"] == [guest.id, other.id]  # the earliest first
+    assert [r["id"] for r in room["removed"]] == [guest.id, other.id]  # the earliest first
     assert [s["player"] and s["player"]["id"] for s in room["seats"]] == [host.id, None, None, None]
+
+    # The host lets them back in: by REST, then by socket; only the host, only one removed.
+    readmit = f"/api/rooms/{code}/removed/{guest.id}"
+    await refused(await http.delete(readmit, headers=guest.auth), 403, "not_host")
+    await refused(
+        await http.delete(f"/api/rooms/{code}/removed/{host.id}", headers=host.auth),
+        409,
+        "not_removed",
+    )
+    back = await http.delete(readmit, headers=host.auth)
+    assert back.status_code == 200, back.text
+    assert back.json()["room"]["removed"] == [{"id": other.id, "name": "Other"}]
+    assert (await http.put(f"/api/rooms/{code}/seats/3", headers=guest.auth)).status_code == 200
+    async with ws_client(server, code, host.token) as client:
+        client._next_id = 100  # ids are the host's: this socket must not repeat the last one's
+        command_id = await client.send("readmit", {"player": other.id})
+        assert (await client.reply(command_id))["t"] == "ack"
+        again = await client.send("readmit", {"player": other.id})
+        error = await client.reply(again)
+        assert (error["t"], error["d"]["code"]) == ("error", "not_removed")
+    assert (await http.get(f"/api/rooms/{code}")).json()["room"]["removed"] == []
+    assert (await http.put(f"/api/rooms/{code}/seats/1", headers=other.auth)).status_code == 200

@@ -118,3 +118,25 @@ def test_those_at_a_waiting_table_hear_of_each_person_who_sits_down(new_page: An
     watcher.wait_for_selector(".seat[data-seat='2'] .seat-name:has-text('Guest')")
     for page in (guest, watcher):
         assert page.query_selector("#toasts .toast:has-text('sat down')") is None
+
+
+def test_the_host_lets_a_removed_player_back_in(new_page: Any) -> None:
+    """A removal was for the room's life: a hasty one could not be mended. The host's list of
+    those removed offers "Let back in"; the player is told, and is offered a seat again."""
+    host, guest = seated_guest(new_page)
+    assert host.query_selector("#removed:not([hidden])") is None  # nobody removed yet
+    host.click(".seat[data-seat='2'] button.remove-player")
+    host.click("#remove-go")
+    guest.wait_for_selector("#removed-note")
+    row = host.wait_for_selector("#removed:not([hidden]) li")
+    assert row.inner_text().splitlines() == ["Guest", "Let back in"]
+    assert guest.query_selector("#removed:not([hidden])") is None  # the host's alone
+    host.click("#removed button.readmit")
+    host.wait_for_selector("#toasts .toast:has-text('Guest may sit at this table again.')")
+    host.wait_for_selector("#removed", state="hidden")
+    guest.wait_for_selector(
+        "#toasts .toast:has-text('The host let you back in: you may sit at this table again.')"
+    )
+    guest.wait_for_selector("#removed-note", state="detached")
+    guest.click(".seat[data-seat='3'] button.sit")
+    host.wait_for_selector(".seat[data-seat='3'] .seat-name:has-text('Guest')")

@@ -49,11 +49,13 @@ async def test_the_host_removes_a_player_who_then_watches_and_may_not_sit_again(
     await room.remove(HOST, 2)
     assert room.seats[2].player_id is None and room.seat_of(GUEST) is None
     assert room.version == before + 1
-    assert store.ops(RemovedChanged)[-1] == RemovedChanged((GUEST,))
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged(((GUEST, "Guest"),))
     assert store.ops(SeatsChanged)[-1].seats[2].player_id is None
     # The removed player is told, on the room's stream, that the table goes on without them:
     # the seats and the list of those removed, and a snapshot from no seat.
-    told = await guest.wait(lambda f: f["t"] == "room" and GUEST in f["d"]["removed"])
+    told = await guest.wait(
+        lambda f: f["t"] == "room" and {"id": GUEST, "name": "Guest"} in f["d"]["removed"]
+    )
     assert all((s["player"] or {}).get("id") != GUEST for s in told["d"]["seats"])
     snapshot = await guest.wait(lambda f: f["t"] == "snapshot" and f["v"] == room.version)
     assert snapshot["d"]["you"] == {"player_id": GUEST, "seat": None}
@@ -112,7 +114,7 @@ async def test_after_a_match_a_removed_player_s_rematch_vote_goes_with_them(
     assert room.rematch_votes == {2}
     await room.remove(HOST, 2)
     assert room.status == FINISHED and room.rematch_votes == set()
-    assert store.ops(RemovedChanged)[-1] == RemovedChanged((GUEST,))
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged(((GUEST, "Guest"),))
     await room.rematch(HOST)  # the rematch no longer waits for, or seats, the removed player
     assert room.match is not None and room.seat_of(GUEST) is None
     assert [s.bot for s in room.seats] == [False, True, True, True]
@@ -131,7 +133,39 @@ async def test_a_room_keeps_out_the_latest_hundred_it_removed(
         await room.sit(stranger, "Stranger", 1)
         await room.remove(HOST, 1)
     assert list(room.removed) == strangers[2:]
-    assert store.ops(RemovedChanged)[-1] == RemovedChanged(tuple(strangers[2:]))
+    assert store.ops(RemovedChanged)[-1].players == tuple((s, "Stranger") for s in strangers[2:])
     assert await refused(room.sit(strangers[2], "Stranger", 1)) == "removed"
     await room.sit(strangers[0], "Stranger", 1)  # forgiven: the earliest
     assert room.seat_of(strangers[0]) == 1
+
+
+async def test_the_host_lets_a_removed_player_back_in(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    """A removal was for the room's life: one made in haste, or forgiven, could not be undone
+    but by making a new room."""
+    room = await waiting_room(manager)
+    await room.remove(HOST, 2)
+    version, commits = room.version, len(store.commits)
+    cases = [
+        (room.readmit(GUEST, GUEST), "not_host"),
+        (room.readmit(OTHER, GUEST), "not_host"),
+        (room.readmit(HOST, OTHER), "not_removed"),
+        (room.readmit(HOST, HOST), "not_removed"),
+    ]
+    for command, code in cases:
+        assert await refused(command) == code
+    assert (room.version, len(store.commits)) == (version, commits)
+    store.fail_next = True  # a change that cannot be stored changes nothing
+    assert await refused(room.readmit(HOST, GUEST)) == "server_error"
+    assert room.removed == {GUEST: "Guest"} and room.version == version
+    watcher = Inbox(OTHER)
+    await room.connect(watcher, None)
+    await room.readmit(HOST, GUEST)
+    assert room.removed == {} and room.version == version + 1
+    assert store.ops(RemovedChanged)[-1] == RemovedChanged(())
+    told = await watcher.wait(lambda f: f["t"] == "room" and f["v"] == room.version)
+    assert told["d"]["removed"] == []
+    assert room.seat_of(GUEST) is None  # let in, not seated
+    await room.sit(GUEST, "Guest", 3)
+    assert room.seat_of(GUEST) == 3
