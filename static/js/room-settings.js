@@ -37,11 +37,13 @@ export function settingsChangedWords(before, after) {
   return words;
 }
 
-/** The dialog for `room` (a ROOM) with the presets' `rules` (`GET /api/rules`). `save(changes)`
- * sends them and resolves true once the room took them; `close()` takes the dialog away. */
-export function settingsDialog(rules, room, { save, close }) {
-  const settings = settingsControls(rules, room, "set-");
-  settings.fillHouseRules(room.rules.preset, room.rules.house_rules || {});
+/** The dialog for `room` (a ROOM) with the presets' `rules` (`GET /api/rules`), its controls
+ * set to the room, or to `chosen` (what the host chose in a dialog this one replaces: the
+ * changes are still counted from the room). `save(changes)` sends them and resolves true once
+ * the room took them; `close()` takes the dialog away. The element's `read()` is the form's. */
+export function settingsDialog(rules, room, { save, close, chosen = null }) {
+  const settings = settingsControls(rules, chosen ? { ...room, ...chosen } : room, "set-");
+  settings.fillHouseRules(room.rules.preset, chosen ? chosen.house_rules : room.rules.house_rules || {});
   settings.requireClock(room.rated);
   const table = rules.tables ? rules.tables[room.rules.preset] : null;
   const defaultTarget = table ? table.target : room.target;
@@ -68,9 +70,11 @@ export function settingsDialog(rules, room, { save, close }) {
       saveButton.disabled = false;
     }
   });
-  return h(
+  const dialog = h(
     "div",
     { class: "modal-backdrop", id: "settings-dialog" },
     h("div", { class: "modal settings", role: "dialog", "aria-modal": "true", "aria-labelledby": "settings-title" }, h("h3", { id: "settings-title", text: t("room_settings") }), form),
   );
+  dialog.read = settings.read;
+  return dialog;
 }

@@ -1406,6 +1406,7 @@ export function showRoom(app, code) {
   }
 
   // ---- the host changes the settings (between matches) ------------------------------------
+  let settingsRules = null; // the presets' rules the open dialog was built with
   async function openSettings() {
     if (settingsBox) return;
     let rules;
@@ -1416,7 +1417,15 @@ export function showRoom(app, code) {
       return;
     }
     if (settingsBox || !isHost() || S.room.status === "playing") return;
-    settingsBox = settingsDialog(rules, S.room, {
+    settingsRules = rules;
+    showSettings(null);
+    settingsBox.querySelector("summary, input, select").focus();
+  }
+  /** The dialog, set to the room, or to what the host had chosen in one now replaced (`chosen`,
+   * its form's `read()`: another language's words for the same choices). */
+  function showSettings(chosen) {
+    settingsBox = settingsDialog(settingsRules, S.room, {
+      chosen,
       save: async (changes) => {
         const done = (await command("settings", changes)) !== null;
         if (done) toast(t("settings_saved"), { timeout: 2000 });
@@ -1425,7 +1434,18 @@ export function showRoom(app, code) {
       close: () => closeSettings(true),
     });
     root.append(settingsBox);
-    settingsBox.querySelector("summary, input, select").focus();
+  }
+  /** The language changed: the open dialog is built again in it, with the host's choices and
+   * the focus on the same control (it kept the words it was opened with). */
+  function relangSettings() {
+    if (!settingsBox) return;
+    const chosen = settingsBox.read();
+    const focused = settingsBox.contains(document.activeElement) ? document.activeElement.id : null;
+    const open = settingsBox.querySelector("details")?.open;
+    settingsBox.remove();
+    showSettings(chosen);
+    if (open) settingsBox.querySelector("details").open = true;
+    if (focused) document.getElementById(focused)?.focus();
   }
   function closeSettings(refocus) {
     settingsBox?.remove();
@@ -1450,6 +1470,7 @@ export function showRoom(app, code) {
     relang() {
       render();
       renderChat();
+      relangSettings();
     },
   };
 }

@@ -150,3 +150,27 @@ def test_the_host_hands_the_room_over_and_the_guest_becomes_host(new_page: Any) 
     badge = guest.inner_text(".seat[data-seat='2'] .seat-head")
     assert "host" in badge
     assert guest.query_selector(".seat[data-seat='0'] button.make-host") is not None
+
+
+def test_the_dialog_follows_a_change_of_language_with_the_host_s_choices(new_page: Any) -> None:
+    """The dialog is kept out of the table's re-renders (what the host is choosing survives
+    the others' moves), so it kept the words it was opened with when the language changed."""
+    host = ui.host_waiting_room(new_page)
+    host.click("#room-settings")
+    host.click("#settings-dialog summary")  # the house rules, open
+    host.check("#set-hr-kirtik")
+    host.fill("#set-target", "501")
+    host.select_option("#set-bot-level", "strong")
+    host.focus("#set-target")
+    host.select_option("#lang", "fr")
+    host.wait_for_selector("#settings-title:has-text('Paramètres de la table')")
+    assert host.inner_text("#settings-save") == "Enregistrer"
+    assert host.input_value("#set-target") == "501" and host.is_checked("#set-hr-kirtik")
+    assert host.input_value("#set-bot-level") == "strong"
+    assert host.evaluate("() => document.querySelector('#settings-dialog details').open")
+    assert host.evaluate("() => document.activeElement.id") == "set-target"
+    host.click("#settings-save")  # the changes still counted from the room as it is
+    host.wait_for_selector("#settings-dialog", state="detached")
+    host.wait_for_function("() => window.__belote.state.room.target === 501")
+    room = host.evaluate(ROOM_STATE)
+    assert (room["rules"]["house_rules"], room["bot_level"]) == ({"kirtik": True}, "strong")
