@@ -32,6 +32,7 @@ from app.db.ownership import RoomLeases, session_name
 from app.db.players import Players
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
+from app.db.retention import Retention
 from app.db.store import SqlStore
 from app.rooms.errors import RoomElsewhere
 from app.rooms.manager import RoomManager
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ownership=leases,
     )
     player_repo = Players(sessions)
+    retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
@@ -125,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ratings_repo.catch_up()
             manager.start_sweeping()
             manager.keep_leases(settings.node_renew_seconds)
+            retention.start()
             if shared_lobby is not None:
                 shared_lobby.start()
             if gate is not None:
@@ -132,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             token_watch.start()
             yield
         finally:
+            await retention.close()
             await token_watch.close()
             if shared_lobby is not None:
                 await shared_lobby.close()

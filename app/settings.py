@@ -183,6 +183,12 @@ class Settings(BaseSettings):
         description="A room nobody is connected to or acting in for this long is dropped from "
         "memory; it stays stored and is loaded again when someone opens it.",
     )
+    room_retention_days: float = Field(
+        default=30.0,
+        ge=0,
+        description="A room that never played a match and has not changed for this many days "
+        "is deleted, with its seats and chat (0 keeps every room). Rooms that played are kept.",
+    )
     metrics: bool = Field(
         default=True, description="Serve GET /metrics (Prometheus text format) for operators."
     )

@@ -450,6 +450,10 @@ class RoomManager:
             log.info("put %d idle rooms away; %d stay in memory", len(idle), len(self._rooms))
         return idle
 
+    def held_codes(self) -> list[str]:
+        """The codes of the rooms in this node's memory (``app.db.retention`` spares them)."""
+        return list(self._rooms)
+
     def census(self) -> tuple[dict[str, int], int]:
         """Rooms in memory by status, and the connections to them (for ``/metrics``)."""
         rooms: dict[str, int] = {}

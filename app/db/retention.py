@@ -1,0 +1,111 @@
+"""Rooms made and never played are deleted once nobody has touched them for a long time.
+
+Every "Create" stores a room, and most rooms are played; but a room whose link was never shared,
+whose friends never came, or which quick play made for players gone by the time it was ready
+(``app.rooms.matchmaking``: it empties such a room and never begins it) would stay in the
+database for ever, with its seats and chat: nobody can reach it but by its code, and nothing in
+it is worth keeping. A room that played a match is history and is never deleted here.
+
+Each node sweeps on its own; the deletion is one statement that is harmless to repeat, and it
+spares the rooms a node holds in memory (its own: ``held``; another node's: those with a live
+lease, ``app.db.ownership``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Collection
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.tasks import stop_task
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+"""Rooms deleted per statement: a first sweep over years of rooms is many short ones, none of
+which holds the table for long."""
+
+
+class Retention:
+    """Deletes the rooms that are still waiting for their first match and have not changed
+    for ``keep_days``, every ``every_seconds``; ``keep_days`` 0 keeps every room."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        keep_days: float,
+        held: Callable[[], Collection[str]],
+        every_seconds: float = 3600.0,
+    ) -> None:
+        self._sessions = sessions
+        self._keep = timedelta(days=keep_days)
+        self._held = held
+        self._every = every_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self, now: datetime | None = None) -> int:
+        """Delete the abandoned rooms (their seats and chat go with them); how many."""
+        if not self._keep:
+            return 0
+        now = datetime.now(UTC) if now is None else now
+        leased = (
+            select(m.RoomLease.room_code)
+            .join(m.NodeLease, m.NodeLease.node == m.RoomLease.node)
+            .where(m.RoomLease.room_code == m.Room.code, m.NodeLease.expires_at > now)
+            .exists()
+        )
+        deleted = 0
+        while True:
+            held = set(self._held())
+            async with self._sessions.begin() as session:
+                rows = (
+                    await session.execute(
+                        select(m.Room.id, m.Room.code)
+                        .where(
+                            m.Room.status == "waiting",  # never played: it never goes back
+                            m.Room.updated_at < now - self._keep,
+                            ~leased,
+                        )
+                        .order_by(m.Room.id)
+                        .limit(BATCH)
+                    )
+                ).all()
+                doomed = [(room_id, code) for room_id, code in rows if code not in held]
+                if doomed:
+                    ids = [room_id for room_id, _ in doomed]
+                    codes = [code for _, code in doomed]
+                    await session.execute(
+                        delete(m.Room)
+                        .where(m.Room.id.in_(ids), m.Room.status == "waiting")
+                        .execution_options(synchronize_session=False)
+                    )
+                    await session.execute(
+                        delete(m.RoomLease).where(m.RoomLease.room_code.in_(codes))
+                    )
+            deleted += len(doomed)
+            if len(rows) < BATCH or not doomed:
+                break
+        if deleted:
+            log.info("deleted %d rooms never played and untouched for %s", deleted, self._keep)
+        return deleted
+
+    def start(self) -> None:
+        if self._keep:
+            self._task = asyncio.create_task(self._loop(), name="room-retention")
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:  # the database away: the next round tries again
+                log.exception("deleting abandoned rooms failed")
+            await asyncio.sleep(self._every)
+
+    async def close(self) -> None:
+        await stop_task(self._task)
+        self._task = None

@@ -1,0 +1,69 @@
+"""Rooms made and never played are deleted once untouched for ``room_retention_days``, with
+their seats and chat (``app.db.retention``); a room that played, a recent one, one held in a
+node's memory or leased by a live node stays. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select, update
+
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.retention import Retention
+from tests.db.test_store import add_player, host_and_bots, running
+
+OLD = datetime.now(UTC) - timedelta(days=40)
+
+
+async def test_only_rooms_never_played_and_long_untouched_are_deleted(database_url: str) -> None:
+    for player in ("host", "guest"):
+        await add_player(database_url, player)
+    async with running(database_url) as (manager, _store):
+        codes = {}
+        for name in ("abandoned", "recent", "held", "leased", "lease_lapsed"):
+            room = await manager.create(
+                "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+            )
+            codes[name] = room.config.code
+        abandoned = await manager.get(codes["abandoned"])
+        assert abandoned is not None
+        await abandoned.sit("guest", "Guest", 2)
+        await abandoned.say("guest", "Guest", None, "anyone there?")
+        played = await host_and_bots(manager, "bulgarian", target=None, public=False)
+        await played.begin("host", fill_with_bots=False)
+        codes["played"] = played.config.code
+        await played.concede("host", True)
+
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        async with sessions.begin() as session:
+            old = [codes[n] for n in codes if n != "recent"]
+            await session.execute(update(m.Room).where(m.Room.code.in_(old)).values(updated_at=OLD))
+            now = datetime.now(UTC)
+            for node, expires in (("alive", now + timedelta(hours=1)), ("dead", OLD)):
+                session.add(m.NodeLease(node=node, epoch=1, expires_at=expires))
+            session.add(m.RoomLease(room_code=codes["leased"], node="alive", epoch=1))
+            session.add(m.RoomLease(room_code=codes["lease_lapsed"], node="dead", epoch=1))
+
+        assert await Retention(sessions, 0, lambda: []).sweep() == 0  # 0 keeps every room
+        retention = Retention(sessions, 30, lambda: [codes["held"]])
+        assert await retention.sweep() == 2
+        assert await retention.sweep() == 0  # again: nothing more to do
+
+        async with sessions() as session:
+            left = set(await session.scalars(select(m.Room.code)))
+            seats = await session.scalar(
+                select(func.count()).select_from(m.Seat).where(m.Seat.player_id == "guest")
+            )
+            chat = await session.scalar(select(func.count()).select_from(m.ChatMessage))
+            leases = set(await session.scalars(select(m.RoomLease.room_code)))
+        assert left == {codes[n] for n in ("recent", "held", "leased", "played")}
+        assert (seats, chat) == (0, 0)  # the abandoned room's seat and chat went with it
+        assert leases == {codes["leased"]}
+    finally:
+        await engine.dispose()
+    async with running(database_url) as (manager, _store):
+        assert await manager.get(codes["abandoned"]) is None
+        assert await manager.get(codes["played"]) is not None
