@@ -228,6 +228,27 @@ class History:
             "seats": seats,
         }
 
+    async def rooms_to_leave(self, player_id: str) -> list[str]:
+        """The codes of the rooms an erased account must leave first: those where it holds a
+        seat, and those it hosts where someone else sits (the room is handed to them)."""
+        others = (
+            select(m.Seat.room_id)
+            .where(
+                m.Seat.room_id == m.Room.id,
+                m.Seat.player_id.is_not(None),
+                m.Seat.player_id != player_id,
+            )
+            .exists()
+        )
+        seated = select(m.Seat.room_id).where(m.Seat.player_id == player_id)
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.Room.code)
+                .where(m.Room.id.in_(seated) | ((m.Room.host_id == player_id) & others))
+                .order_by(m.Room.id)
+            )
+            return list(rows)
+
     async def open_rooms_of(
         self,
         player_id: str,
@@ -235,8 +256,8 @@ class History:
         statuses: tuple[str, ...] = ("waiting", "playing"),
     ) -> list[str]:
         """The codes of the rooms where the player holds a seat and that are waiting or being
-        played (by default), most recently changed first: the player's way back to an
-        unfinished table. With every status, where an erased account must stand up first."""
+        played (by default: ``statuses``), most recently changed first: the player's way back
+        to an unfinished table, or (playing only) a match that erasing the account waits for."""
         async with self._sessions() as session:
             rows = await session.scalars(
                 select(m.Room.code)

@@ -74,8 +74,12 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     made = await http.post("/api/rooms", json={"bots": [1, 3], "public": True}, headers=zora.auth)
     code = made.json()["room"]["code"]
     assert (await http.put(f"/api/rooms/{code}/seats/2", headers=bob.auth)).status_code == 200
-    # A second table where Zora only waits: she is stood up there too.
+    # A second table where Zora only waits: she is stood up there too. A third she hosts
+    # without a seat, where Bob sits: it is handed to him.
     waiting = (await http.post("/api/rooms", json={}, headers=zora.auth)).json()["room"]["code"]
+    made = await http.post("/api/rooms", json={"seat": None}, headers=zora.auth)
+    watched = made.json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{watched}/seats/1", headers=bob.auth)).status_code == 200
     assert (await http.post(f"/api/rooms/{code}/start", headers=zora.auth)).status_code == 200
     # A third, Bob's, where he removed her: she is kept out by id, and was named for him.
     bobs = (await http.post("/api/rooms", json={}, headers=bob.auth)).json()["room"]["code"]
@@ -114,10 +118,14 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
         "/api/accounts", json={"username": username, "password": PASSWORD}, headers=other.auth
     )
     assert again.status_code == 201, again.text
-    # Her seats are empty; the match stays Bob's, her seat in it nameless.
-    for room_code in (code, waiting):
+    # Her seats are empty; the match stays Bob's, her seat in it nameless. The room she hosted
+    # with Bob at it is his now; the one she was alone in keeps its vanished host.
+    hosts = {}
+    for room_code in (code, waiting, watched):
         room = (await http.get(f"/api/rooms/{room_code}")).json()["room"]
         assert zora.id not in [(s["player"] or {}).get("id") for s in room["seats"]], room
+        hosts[room_code] = room["host"]
+    assert hosts == {code: bob.id, waiting: zora.id, watched: bob.id}
     matches = (await http.get(f"/api/players/{bob.id}/matches", headers=bob.auth)).json()
     assert len(matches) == 1
     seats = {s["seat"]: s for s in matches[0]["seats"]}
