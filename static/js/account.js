@@ -2,7 +2,7 @@
 // an existing account; a signed-in player changes the password, signs devices out, logs out,
 // or deletes the account for good.
 import { api, get, post } from "./api.js";
-import { confirmDialog } from "./dialog.js";
+import { confirmDialog, modalKey } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
@@ -105,10 +105,12 @@ function passwordForm() {
 }
 
 /** The last question before erasing: true to go on. Escape, or the first button, keeps the
- * account; the dialog takes the focus, so that Enter does not erase by accident. */
+ * account, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does
+ * not erase by accident. */
 function askToErase(username) {
   return new Promise((resolve) => {
     const answer = (erase) => {
+      document.removeEventListener("keydown", modalKey);
       dialog.remove();
       resolve(erase);
     };
@@ -121,9 +123,7 @@ function askToErase(username) {
       close: () => answer(false),
       confirm: () => answer(true),
     });
-    dialog.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") answer(false);
-    });
+    document.addEventListener("keydown", modalKey);
     document.body.append(dialog);
     dialog.querySelector("#erase-stay").focus();
   });

@@ -1,7 +1,7 @@
-// The table's questions before a step that cannot be taken back (leaving the table or the
-// match, conceding, removing a player): one shape for all, so that each behaves alike (room.js's
-// onKey makes any of them modal, as it does the host's settings: Escape is its first button, Tab
-// stays inside it).
+// The questions before a step that cannot be taken back (leaving the table or the match,
+// conceding, removing a player, deleting an account): one shape for all, so that each behaves
+// alike, and one keyboard for every open dialog (`modalKey`, the host's settings included:
+// Escape is its first button, Tab stays inside it).
 import { h } from "./dom.js";
 
 /** A modal that asks before `go`. `id` names it and its parts (`{id}-confirm`, `{id}-title`,
@@ -23,4 +23,26 @@ export function confirmDialog(id, { title, text, stay, go, danger = false, datas
       ),
     ),
   );
+}
+
+function focusables(dialog) {
+  return [...dialog.querySelectorAll("button, input, select, summary")].filter(
+    // checkVisibility: a closed <details>' content still has boxes, and takes no focus.
+    (el) => !el.disabled && el.checkVisibility() && !(el.type === "radio" && !el.checked),
+  );
+}
+
+/** While a dialog is open it is modal: Escape presses its first button (what keeps things as
+ * they are) and Tab goes round its own buttons and fields. True if `event` was that. */
+export function modalKey(event) {
+  const dialog = document.querySelector(".modal-backdrop .modal");
+  if (!dialog || (event.key !== "Escape" && event.key !== "Tab")) return false;
+  event.preventDefault();
+  if (event.key === "Escape") dialog.querySelector("button").click();
+  else {
+    const items = focusables(dialog);
+    const at = items.indexOf(document.activeElement);
+    items[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + items.length) % items.length].focus();
+  }
+  return true;
 }

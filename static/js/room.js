@@ -14,7 +14,7 @@ import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
-import { confirmDialog } from "./dialog.js";
+import { confirmDialog, modalKey } from "./dialog.js";
 import { settingsChangedWords, settingsDialog } from "./room-settings.js";
 import { isMuted, muteControl } from "./mute.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
@@ -1229,28 +1229,10 @@ export function showRoom(app, code) {
 
   /** What Tab visits in a dialog: its buttons, and the settings' fields (those shown and
    * enabled; of a set of radio buttons the chosen one, as the browser does). */
-  function dialogFocusables(dialog) {
-    return [...dialog.querySelectorAll("button, input, select, summary")].filter(
-      // checkVisibility: a closed <details>' content still has boxes, and takes no focus.
-      (el) => !el.disabled && el.checkVisibility() && !(el.type === "radio" && !el.checked),
-    );
-  }
-
   function onKey(event) {
-    // A dialog is modal: Escape is its first button ("Stay", "Cancel"), and Tab goes round its
-    // own buttons and fields (a re-render while a question is open, each frame of the table,
-    // drops the focus to the page).
-    const dialog = document.querySelector(".modal-backdrop .modal");
-    if (dialog && (event.key === "Escape" || event.key === "Tab")) {
-      event.preventDefault();
-      if (event.key === "Escape") dialog.querySelector("button").click(); // what keeps things as they are (dialog.js)
-      else {
-        const items = dialogFocusables(dialog);
-        const at = items.indexOf(document.activeElement);
-        items[at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + items.length) % items.length].focus();
-      }
-      return;
-    }
+    // A dialog is modal (dialog.js; a re-render while a question is open, each frame of the
+    // table, drops the focus to the page: Tab brings it back into the dialog).
+    if (modalKey(event)) return;
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const bid = event.target && event.target.dataset ? event.target.dataset.bid : undefined;

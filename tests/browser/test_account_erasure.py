@@ -31,7 +31,13 @@ def test_a_player_deletes_their_account_and_leaves_their_seat(new_page: Any) -> 
     assert "cannot be undone" in guest.inner_text("#erase")
 
     ask(guest)  # Escape keeps the account; the question took the focus from the form
-    assert guest.evaluate("() => document.activeElement.id") == "erase-stay"
+    focused = "() => document.activeElement.id"
+    assert guest.evaluate(focused) == "erase-stay"
+    walked = []
+    for _ in range(3):  # Tab goes round the question's two buttons, not out to the page
+        guest.keyboard.press("Tab")
+        walked.append(guest.evaluate(focused))
+    assert walked == ["erase-go", "erase-stay", "erase-go"]
     guest.keyboard.press("Escape")
     guest.wait_for_selector("#erase-confirm", state="detached")
     assert guest.evaluate("() => localStorage.getItem('belote.player')") is not None
