@@ -9,6 +9,7 @@ from fastapi import APIRouter, Header, Request, Response
 from pydantic import AfterValidator, BaseModel, Field, SecretStr
 
 from app.api.bodies import Body
+from app.api.erasure import erase_player
 from app.api.errors import responses
 from app.api.paths import SessionId
 from app.api.services import (
@@ -18,8 +19,6 @@ from app.api.services import (
     SignedInCreationLimit,
     TokenDep,
 )
-from app.rooms.errors import RoomElsewhere, RoomError
-from app.rooms.room import PLAYING, Room
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 413, 422))
 SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
@@ -204,47 +203,13 @@ async def change_password(
 async def erase(
     body: ErasureIn, request: Request, player: PlayerDep, services: ServicesDep
 ) -> Response:
-    """Erase your account for good, after your password (``Accounts.erase`` says what goes
-    and what stays). Not while you play a match (409 `match_in_progress`: finish or concede
-    it); the tables where you hold a seat between matches are left for you first, as by
-    `DELETE /api/rooms/{code}/seats/me`, and those you host with someone else at the table
-    are handed to them. In a cluster, this node leaves the tables it serves
-    and sends the call on (307) to a node serving another, which does the same."""
+    """Erase your account for good, after your password (``app.api.erasure``: not during a
+    match; what goes and what stays)."""
     await services.accounts.check_password(
         player.id, body.password.get_secret_value(), _address(request)
     )
-    history = services.history
-    if await history.open_rooms_of(player.id, limit=1, statuses=(PLAYING,)):
-        raise RoomError(
-            "match_in_progress", "Finish or concede your match before erasing your account."
-        )
-    elsewhere: RoomElsewhere | None = None
-    for code in await history.rooms_to_leave(player.id):
-        try:
-            room = await services.rooms.get(code)
-        except RoomElsewhere as error:
-            elsewhere = error
-            continue
-        if room is not None:
-            await _let_go(room, player.id)
-    if elsewhere is not None:
-        raise elsewhere
-    await services.accounts.erase(player.id)
-    services.rooms.forget_player(player.id)
-    services.revoked()
+    await erase_player(services, player.id)
     return Response(status_code=204)
-
-
-async def _let_go(room: Room, player_id: str) -> None:
-    """Leave ``room`` for good: hand it to the first other person at the table if the player
-    hosts it (an erased host never comes back, and only the host may change the settings or
-    remove a player), and stand up between matches."""
-    if room.config.host_id == player_id:
-        heirs = [seat for seat, r in enumerate(room.seats) if r.player_id not in (None, player_id)]
-        if heirs:
-            await room.hand_over(player_id, heirs[0])
-    if room.status != PLAYING and room.seat_of(player_id) is not None:
-        await room.leave(player_id)
 
 
 @router.get("/sessions", response_model=list[SessionOut], responses=SIGNED_IN)

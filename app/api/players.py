@@ -5,10 +5,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field, field_validator
 
 from app.api.bodies import Body
+from app.api.erasure import erase_player
 from app.api.errors import responses
 from app.api.paths import PlayerId
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
@@ -70,6 +71,19 @@ async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> Play
     """Change your display name (seats already taken keep the old one until you sit again)."""
     renamed = await services.players.rename(player.id, body.name)
     return PlayerOut(id=renamed.id, name=renamed.name)
+
+
+@router.delete("/me", status_code=204, responses=responses(401, 409))
+async def forget(player: PlayerDep, services: ServicesDep) -> Response:
+    """Erase your guest for good (``app.api.erasure``: not during a match; what goes and what
+    stays). An account is erased with its password (`DELETE /api/accounts/me`): 409
+    `already_claimed` here, or a device left signed in could erase it."""
+    if player.account:
+        raise RoomError(
+            "already_claimed", "Your player is an account: delete it with its password."
+        )
+    await erase_player(services, player.id)
+    return Response(status_code=204)
 
 
 @router.get("/{player_id}/matches", responses=responses(401, 404))

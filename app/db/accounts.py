@@ -243,7 +243,8 @@ class Accounts:
         await session.execute(_give_back(keys[1:]))
 
     async def erase(self, player_id: str) -> None:
-        """Erase the account and what names the person, for good (the right to erasure).
+        """Erase the player — an account or a guest — and what names the person, for good (the
+        right to erasure; the caller has checked an account's password).
 
         Gone: the account (its username is free again), every device's session and the old
         guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
@@ -258,15 +259,13 @@ class Accounts:
         and writes them back with its next change, so the caller stands the player up through
         the rooms first (``app.api.accounts``)."""
         async with self._sessions.begin() as session:
-            account = await session.get(m.Account, player_id)
-            if account is None:
-                raise RoomError("not_an_account", "Claim your player as an account first.")
             seated = select(m.Seat.room_id).where(m.Seat.player_id == player_id).limit(1)
             if await session.scalar(seated) is not None:
                 raise RoomError("seated", "Leave the tables where you hold a seat first.")
-            await session.execute(
-                delete(m.LoginFailure).where(m.LoginFailure.key == _keys(account.username, "")[0])
-            )
+            account = await session.get(m.Account, player_id)
+            if account is not None:
+                failures = _keys(account.username, "")[0]
+                await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == failures))
             for table in (
                 m.AccountSession,
                 m.Account,

@@ -105,28 +105,34 @@ function passwordForm() {
 }
 
 /** The last question before erasing: true to go on. Escape, or the first button, keeps the
- * account, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does
+ * player, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does
  * not erase by accident. */
-function askToErase(username) {
+function askToErase({ title, text, stay, go }) {
   return new Promise((resolve) => {
     const answer = (erase) => {
       document.removeEventListener("keydown", modalKey);
       dialog.remove();
       resolve(erase);
     };
-    const dialog = confirmDialog("erase", {
-      title: t("erase_confirm_title", { username }),
-      text: t("erase_confirm_text"),
-      stay: t("erase_keep"),
-      go: t("erase_button"),
-      danger: true,
-      close: () => answer(false),
-      confirm: () => answer(true),
-    });
+    const dialog = confirmDialog("erase", { title, text, stay, go, danger: true, close: () => answer(false), confirm: () => answer(true) });
     document.addEventListener("keydown", modalKey);
     document.body.append(dialog);
     dialog.querySelector("#erase-stay").focus();
   });
+}
+
+/** Erase the player (`DELETE` of `path`, with `body`), and this device starts afresh. */
+async function erase(path, body, done) {
+  try {
+    await api("DELETE", path, body);
+  } catch (error) {
+    if (error.code === "match_in_progress") error.text = t("erase_playing");
+    throw error;
+  }
+  forgetPlayer();
+  identityChanged();
+  toast(done);
+  go("#/");
 }
 
 /** Delete the account: the password again (a device left signed in must not be enough), then
@@ -137,20 +143,30 @@ function eraseForm(username) {
     [{ name: "password", label: t("password"), type: "password", autocomplete: "current-password", maxlength: "1000" }],
     t("erase_button"),
     async ({ password }) => {
-      if (!(await askToErase(username))) return;
-      try {
-        await api("DELETE", "/api/accounts/me", { password });
-      } catch (error) {
-        if (error.code === "match_in_progress") error.text = t("erase_playing");
-        throw error;
-      }
-      forgetPlayer();
-      identityChanged();
-      toast(t("account_erased"));
-      go("#/");
+      const words = { title: t("erase_confirm_title", { username }), text: t("erase_confirm_text"), stay: t("erase_keep"), go: t("erase_button") };
+      if (await askToErase(words)) await erase("/api/accounts/me", { password }, t("account_erased"));
     },
     { button: "danger" },
   );
+}
+
+/** Forget a guest: its token is all it has, so the last question is the only one. */
+function forgetButton(player) {
+  return h("button", {
+    type: "button",
+    class: "danger",
+    id: "forget-guest",
+    text: t("forget_button"),
+    onclick: async () => {
+      const words = { title: t("forget_confirm_title", { name: player.name }), text: t("forget_confirm_text"), stay: t("forget_keep"), go: t("forget_button") };
+      if (!(await askToErase(words))) return;
+      try {
+        await erase("/api/players/me", undefined, t("guest_forgotten"));
+      } catch (error) {
+        showError(error);
+      }
+    },
+  });
 }
 
 function sessionList(sessions, rerender) {
@@ -241,6 +257,7 @@ export function showAccount(app) {
       box.append(
         h("section", { class: "panel" }, h("h2", { text: t("claim_title") }), h("p", { class: "muted", text: t("claim_explain") }), claimForm(player, render)),
         h("section", { class: "panel" }, h("h2", { text: t("login_title") }), h("p", { class: "muted", text: t("login_explain") }), loginForm(render)),
+        h("section", { class: "panel erase", id: "forget" }, h("h2", { text: t("forget_title") }), h("p", { class: "muted", text: t("forget_explain") }), forgetButton(player)),
       );
       return;
     }

@@ -166,3 +166,31 @@ async def test_erasure_guesses_are_limited_like_logins(settings: Settings) -> No
             assert code_of(await erase(http, owner, "guess guess")) == (401, "bad_login")
         assert code_of(await erase(http, owner)) == (429, "login_limited")
         assert (await http.get("/api/accounts/me", headers=owner.auth)).json()["username"]
+
+
+async def test_a_guest_is_forgotten_without_a_password(
+    http: httpx.AsyncClient, server: Server, settings: Settings
+) -> None:
+    """A guest has no password: its token is all it has, and ``DELETE /api/players/me`` forgets
+    it. An account's token alone is not enough (a device left signed in)."""
+    host = await new_guest(http, "Host")
+    gus = await new_guest(http, "Gus")
+    code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=gus.auth)).status_code == 200
+    async with ws_client(server, code, gus.token) as client:
+        said = await client.reply(await client.send("chat", {"text": "Gus says hi"}))
+        assert said["t"] == "ack", said
+    account = await new_account(http, "Acct")
+    refused = await http.delete("/api/players/me", headers=account.auth)
+    assert code_of(refused) == (409, "already_claimed")
+    assert (await http.get("/api/accounts/me", headers=account.auth)).json()["username"]
+
+    gone = await http.delete("/api/players/me", headers=gus.auth)
+    assert gone.status_code == 204, gone.text
+    assert code_of(await http.get("/api/players/me", headers=gus.auth)) == (401, "bad_token")
+    assert code_of(await http.get(f"/api/players/{gus.id}/profile")) == (404, "unknown_player")
+    room = (await http.get(f"/api/rooms/{code}")).json()["room"]
+    assert room["seats"][2]["player"] is None
+    assert await count(settings, m.ChatMessage, gus.id) == 0
+    async with ws_client(server, code) as watcher:
+        assert "Gus" not in json.dumps(watcher.frames[0])

@@ -54,3 +54,16 @@ def test_a_player_deletes_their_account_and_leaves_their_seat(new_page: Any) -> 
         "() => window.__belote.state.room.seats.map(s => s.player && s.player.id)"
     )
     assert erased_id not in seated
+
+
+def test_a_guest_forgets_themself(new_page: Any) -> None:
+    """A guest has no password: the last question is the only one."""
+    host, guest = seated_guest(new_page)
+    guest.goto("/#/account")
+    guest.click("#forget-guest")
+    assert guest.inner_text("#erase-title") == "Forget Guest for good?"
+    guest.click("#erase-go")
+    guest.wait_for_selector("#toasts .toast:has-text('This guest was forgotten.')")
+    guest.wait_for_selector("#create-form")
+    assert guest.evaluate("() => localStorage.getItem('belote.player')") is None
+    host.wait_for_selector(".seat[data-seat='2'] button.add-bot")
