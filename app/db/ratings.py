@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import and_, exists, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from app.db import models as m
 from app.rooms.rating import START_MU, START_SIGMA, MatchSeatInfo, Skill, places, rate, rated_sides
@@ -29,6 +30,28 @@ from app.rules import Ruleset
 log = logging.getLogger(__name__)
 
 ORDINAL = (m.Rating.mu - 3 * m.Rating.sigma).label("ordinal")
+
+
+async def _standing(session: AsyncSession, player_id: str) -> dict[str, dict[str, int]]:
+    """The account's rank in each preset it is rated in, in the leaderboard's order (rating,
+    then id), and how many accounts are ranked there: two counts grouped by preset, however
+    far down the board the player is."""
+    mine = aliased(m.Rating)
+    theirs = m.Rating.mu - 3 * m.Rating.sigma
+    own = mine.mu - 3 * mine.sigma
+    ranked = (
+        select(m.Rating.preset, func.count())
+        .join(m.Account, m.Account.player_id == m.Rating.player_id)
+        .join(mine, and_(mine.player_id == player_id, mine.preset == m.Rating.preset))
+        .group_by(m.Rating.preset)
+    )
+    above = ranked.where(or_(theirs > own, and_(theirs == own, m.Rating.player_id < player_id)))
+    totals: dict[str, int] = {preset: n for preset, n in await session.execute(ranked)}
+    before: dict[str, int] = {preset: n for preset, n in await session.execute(above)}
+    return {
+        preset: {"rank": before.get(preset, 0) + 1, "ranked": total}
+        for preset, total in totals.items()
+    }
 
 
 def _rounded(value: float) -> float:
@@ -278,6 +301,7 @@ class Ratings:
                     .group_by(preset, m.MatchSeat.seat, m.Match.winner)
                 )
             ).all()
+            standing = await _standing(session, player_id) if account is not None else {}
         per_preset: dict[str, dict[str, int]] = {}
         for name, seat, winner, count in played:
             ruleset = Ruleset.from_dict({"preset": name})  # house rules never change the sides
@@ -302,6 +326,9 @@ class Ratings:
                     "sigma": _rounded(r.sigma),
                     "matches": r.matches,
                     "wins": r.wins,
+                    # Where the leaderboard places them (which shows only its first 100), and
+                    # among how many; null for a guest's old rating, which is not ranked.
+                    **standing.get(r.preset, {"rank": None, "ranked": None}),
                 }
                 for r in sorted(ratings, key=lambda r: r.preset)
             ],

@@ -176,7 +176,7 @@ export function showProfile(app, playerId) {
             h(
               "table",
               { class: "history-table ratings-table" },
-              h("thead", {}, h("tr", {}, h("th", { text: t("preset") }), [t("rating"), t("matches"), t("wins")].map((x) => h("th", { class: "num", text: x })))),
+              h("thead", {}, h("tr", {}, h("th", { text: t("preset") }), [t("rating"), t("standing"), t("matches"), t("wins")].map((x) => h("th", { class: "num", text: x })))),
               h(
                 "tbody",
                 {},
@@ -186,6 +186,9 @@ export function showProfile(app, playerId) {
                     { dataset: { preset: r.preset, mu: String(r.mu), sigma: String(r.sigma) } },
                     h("td", {}, h("a", { href: `#/ratings/${encodeURIComponent(r.preset)}`, title: t("leaderboard"), text: t(`preset_${r.preset}`) })),
                     h("td", { class: "num rating-value", text: fmt(r.rating) }),
+                    // Where the board places them, which lists only its first 100 (a guest's
+                    // old rating is not ranked: "—").
+                    h("td", { class: "num rating-rank", text: r.rank ? t("rank_of", { rank: r.rank, ranked: r.ranked }) : "—" }),
                     h("td", { class: "num", text: String(r.matches) }),
                     h("td", { class: "num", text: String(r.wins) }),
                   ),

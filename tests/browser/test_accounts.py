@@ -32,6 +32,11 @@ TURN = """() => {
 }"""
 
 
+def row_of(preset: str) -> str:
+    """The profile's row of a preset's rating."""
+    return f".ratings-table tr[data-preset={preset}]"
+
+
 def player_of(page: Any) -> dict[str, Any]:
     stored: dict[str, Any] = json.loads(
         page.evaluate("() => localStorage.getItem('belote.player')")
@@ -121,18 +126,26 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     winner = match["winner"]
     expected = expected_ratings(winner)
 
-    # Each player's profile shows the rating OpenSkill computed for their team.
+    # Each player's profile shows the rating OpenSkill computed for their team, and where the
+    # leaderboard places them: the winners above the losers, all of the same board.
+    ranks: dict[bool, list[int]] = {True: [], False: []}
+    boards = set()
     for seat, page in enumerate(pages):
         me = player_of(page)
         page.goto(f"/#/p/{me['id']}")
-        row = page.wait_for_selector(".ratings-table tr[data-preset=bulgarian]")
+        row = page.wait_for_selector(row_of("bulgarian"))
         assert float(row.get_attribute("data-mu")) == round(expected[seat % 2].mu, 2)
         assert float(row.get_attribute("data-sigma")) == round(expected[seat % 2].sigma, 2)
-        shown = page.inner_text(".ratings-table tr[data-preset=bulgarian] .rating-value")
+        shown = page.inner_text(f"{row_of('bulgarian')} .rating-value")
         assert shown == f"{round(expected[seat % 2].ordinal() * 10) / 10:.1f}"
         page.wait_for_selector("#rating-chart path.line[data-preset=bulgarian]")
         won = seat % 2 == winner
         assert page.inner_text("#stat-win-rate") == ("100 %" if won else "0 %")
+        rank, of, ranked = page.inner_text(f"{row_of('bulgarian')} .rating-rank").split()
+        assert of == "of"
+        ranks[won].append(int(rank))
+        boards.add(int(ranked))
+    assert max(ranks[True]) < min(ranks[False]) and len(boards) == 1, (ranks, boards)
     ana.screenshot(path=str(artifacts / "profile-en.png"), full_page=True)
 
     # Ana's history has the match. She starts a game against bots and leaves it running ...
@@ -163,7 +176,7 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     phone.click("#leave-go")  # leaving a match in progress asks first
     phone.wait_for_selector(f"tr[data-match='{match_id}']")
     phone.click("#my-profile")
-    phone.wait_for_selector(".ratings-table tr[data-preset=bulgarian]")
+    phone.wait_for_selector(row_of("bulgarian"))
     assert phone.inner_text("#profile-name") == "Ana (ana_k)"
     phone.screenshot(path=str(artifacts / "profile-phone-en.png"), full_page=True)
 
