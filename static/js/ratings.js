@@ -60,6 +60,17 @@ export function showLeaderboard(app, preset) {
         return;
       }
       const me = getPlayer();
+      const line = (row) =>
+        h(
+          "tr",
+          { dataset: { player: row.player }, class: me && me.id === row.player ? "me" : null },
+          h("td", { text: String(row.rank) }),
+          h("td", {}, playerLink(row)),
+          h("td", { class: "num", text: fmt(row.rating) }),
+          h("td", { class: "num", text: String(row.matches) }),
+          h("td", { class: "num", text: percent(row.matches ? row.wins / row.matches : null) }),
+        );
+      const body = h("tbody", {}, rows.map(line));
       box.append(
         h(
           "div",
@@ -68,25 +79,22 @@ export function showLeaderboard(app, preset) {
             "table",
             { class: "history-table leaderboard-table" },
             h("thead", {}, h("tr", {}, h("th", { text: t("rank") }), h("th", { text: t("player") }), [t("rating"), t("matches"), t("win_rate")].map((x) => h("th", { class: "num", text: x })))),
-            h(
-              "tbody",
-              {},
-              rows.map((row) =>
-                h(
-                  "tr",
-                  { dataset: { player: row.player }, class: me && me.id === row.player ? "me" : null },
-                  h("td", { text: String(row.rank) }),
-                  h("td", {}, playerLink(row)),
-                  h("td", { class: "num", text: fmt(row.rating) }),
-                  h("td", { class: "num", text: String(row.matches) }),
-                  h("td", { class: "num", text: percent(row.matches ? row.wins / row.matches : null) }),
-                ),
-              ),
-            ),
+            body,
           ),
         ),
         h("p", { class: "note", text: t("rating_explain") }),
       );
+      // An account further down than the board lists finds its own line below it, after a gap.
+      if (me && me.username && !rows.some((row) => row.player === me.id)) {
+        get(`/api/players/${encodeURIComponent(me.id)}/profile`)
+          .then((profile) => {
+            const mine = profile.ratings.find((r) => r.preset === preset && r.rank);
+            if (!mine || !body.isConnected) return;
+            const gap = h("tr", { class: "gap", "aria-hidden": "true" }, h("td", { colspan: "5", text: "⋮" }));
+            body.append(gap, line({ ...mine, player: me.id, name: profile.name, username: profile.username }));
+          })
+          .catch(() => {}); // the board stands without it
+      }
     })
     .catch((error) => {
       if (pageTokenRefused(player, error)) return;
