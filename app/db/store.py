@@ -90,6 +90,7 @@ ACTIVE_STATUSES = ("waiting", "playing")
 # the unit of work would only add bookkeeping (and autoflushes) in between.
 _TABLES = m.Base.metadata.tables
 ROOMS = _TABLES["rooms"]
+PLAYERS = _TABLES["players"]
 SEATS = _TABLES["seats"]
 MATCHES = _TABLES["matches"]
 MATCH_SEATS = _TABLES["match_seats"]
@@ -722,10 +723,22 @@ class SqlStore:
                     update(ROOMS).where(ROOMS.c.id == room_id).values(votes=_votes_dict(votes))
                 )
             case RemovedChanged(players=players):
+                # A room another node serves may still hold an erased account's name in
+                # memory (``Accounts.erase`` reaches only the erasing node's rooms): the
+                # list, written whole, must not bring it back.
+                erased = set(
+                    connection.execute(
+                        select(PLAYERS.c.id).where(
+                            PLAYERS.c.id.in_([pid for pid, _ in players]),
+                            PLAYERS.c.erased_at.is_not(None),
+                        )
+                    ).scalars()
+                )
+                removed = [
+                    {"id": pid, "name": None if pid in erased else name} for pid, name in players
+                ]
                 connection.execute(
-                    update(ROOMS)
-                    .where(ROOMS.c.id == room_id)
-                    .values(removed=[{"id": pid, "name": name} for pid, name in players])
+                    update(ROOMS).where(ROOMS.c.id == room_id).values(removed=removed)
                 )
             case HostChanged(host_id=host_id):
                 connection.execute(
