@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Computed,
     DateTime,
     ForeignKey,
     Index,
@@ -257,7 +258,11 @@ class LoginFailure(Base):
 
 
 class Rating(Base):
-    """A player's OpenSkill rating in one preset."""
+    """An account's OpenSkill rating in one preset (guests are not rated: migration 0015
+    dropped the ratings they had from before). ``ordinal`` (mu − 3σ, what the leaderboard
+    ranks by) is kept by the database itself and indexed in the board's order, so that the
+    board's first page and a player's rank are read from the index, not by sorting every
+    rating."""
 
     __tablename__ = "ratings"
 
@@ -267,9 +272,14 @@ class Rating(Base):
     preset: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float]
     sigma: Mapped[float]
+    ordinal: Mapped[float] = mapped_column(Computed("mu - 3 * sigma", persisted=True))
     matches: Mapped[int] = mapped_column(default=0)
     wins: Mapped[int] = mapped_column(default=0)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# The board's order (app/db/ratings.py): best first, then by id.
+Index("ix_ratings_board", Rating.preset, Rating.ordinal.desc(), Rating.player_id)
 
 
 class RatingChange(Base):

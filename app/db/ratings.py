@@ -29,19 +29,16 @@ from app.rules import Ruleset
 
 log = logging.getLogger(__name__)
 
-ORDINAL = (m.Rating.mu - 3 * m.Rating.sigma).label("ordinal")
-
 
 async def _standing(session: AsyncSession, player_id: str) -> dict[str, dict[str, int]]:
     """The account's rank in each preset it is rated in, in the leaderboard's order (rating,
-    then id), and how many accounts are ranked there: two counts grouped by preset, however
-    far down the board the player is."""
+    then id), and how many accounts are ranked there: two counts grouped by preset, read from
+    the board's index (``ix_ratings_board``; every rating is an account's), however far down
+    the board the player is."""
     mine = aliased(m.Rating)
-    theirs = m.Rating.mu - 3 * m.Rating.sigma
-    own = mine.mu - 3 * mine.sigma
+    theirs, own = m.Rating.ordinal, mine.ordinal
     ranked = (
         select(m.Rating.preset, func.count())
-        .join(m.Account, m.Account.player_id == m.Rating.player_id)
         .join(mine, and_(mine.player_id == player_id, mine.preset == m.Rating.preset))
         .group_by(m.Rating.preset)
     )
@@ -243,16 +240,16 @@ class Ratings:
         return Skill().ordinal if row is None else Skill(row.mu, row.sigma).ordinal
 
     async def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The best rated players of a preset, best first: accounts only (a guest's rating,
-        from before rated play needed an account, is not ranked)."""
+        """The best rated players of a preset, best first (the board's index,
+        ``ix_ratings_board``, gives them in that order): accounts only, as every rating is."""
         async with self._sessions() as session:
             rows = (
                 await session.execute(
-                    select(m.Rating, m.Player.name, m.Account.username, ORDINAL)
+                    select(m.Rating, m.Player.name, m.Account.username)
                     .join(m.Player, m.Player.id == m.Rating.player_id)
                     .join(m.Account, m.Account.player_id == m.Rating.player_id)
                     .where(m.Rating.preset == preset)
-                    .order_by(ORDINAL.desc(), m.Rating.player_id)
+                    .order_by(m.Rating.ordinal.desc(), m.Rating.player_id)
                     .limit(limit)
                 )
             ).all()
@@ -262,13 +259,13 @@ class Ratings:
                 "player": rating.player_id,
                 "name": name,
                 "username": username,
-                "rating": _rounded(ordinal),
+                "rating": _rounded(rating.ordinal),
                 "mu": _rounded(rating.mu),
                 "sigma": _rounded(rating.sigma),
                 "matches": rating.matches,
                 "wins": rating.wins,
             }
-            for i, (rating, name, username, ordinal) in enumerate(rows, start=1)
+            for i, (rating, name, username) in enumerate(rows, start=1)
         ]
 
     async def profile(self, player_id: str, limit: int = 200) -> dict[str, Any] | None:

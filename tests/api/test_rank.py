@@ -10,9 +10,9 @@ from app.db.engine import make_engine, make_sessionmaker
 from app.settings import Settings
 
 
-async def rated(settings: Settings, ratings: dict[str, tuple[float, float]], guest: str) -> None:
-    """Players rated in French, stored as such (104 accounts made through the API would meet
-    the address's limit on sign-ups); all accounts but ``guest``."""
+async def rated(settings: Settings, ratings: dict[str, tuple[float, float]]) -> None:
+    """Accounts rated in French, stored as such (104 accounts made through the API would meet
+    the address's limit on sign-ups)."""
     engine = make_engine(settings.database_url)
     try:
         async with make_sessionmaker(engine).begin() as session:
@@ -20,15 +20,14 @@ async def rated(settings: Settings, ratings: dict[str, tuple[float, float]], gue
                 session.add(m.Player(id=player_id, name=player_id, token_hash=player_id * 4))
             await session.flush()  # the players before what points at them
             for player_id, (mu, sigma) in ratings.items():
-                if player_id != guest:
-                    session.add(
-                        m.Account(
-                            player_id=player_id,
-                            username=player_id,
-                            username_key=player_id,
-                            password_hash="-",
-                        )
+                session.add(
+                    m.Account(
+                        player_id=player_id,
+                        username=player_id,
+                        username_key=player_id,
+                        password_hash="-",
                     )
+                )
                 session.add(m.Rating(player_id=player_id, preset="french", mu=mu, sigma=sigma))
     finally:
         await engine.dispose()
@@ -38,16 +37,14 @@ async def test_a_profile_says_where_the_leaderboard_places_the_player(
     http: httpx.AsyncClient, settings: Settings
 ) -> None:
     accounts = [f"{i:016x}" for i in range(104)]
-    guest = f"{999:016x}"  # a guest's old rating is not ranked
     # Ratings 103 … 0 apart from two tied at the same rating (sorted then by id).
     ratings = {a: (3.0 * 8 + 103 - i, 8.0) for i, a in enumerate(accounts)}
     tied = [accounts[50], accounts[51]]
     ratings[tied[1]] = ratings[tied[0]] = (3.0 * 8 + 52.5, 8.0)
-    ratings[guest] = (3.0 * 8 + 500, 8.0)
-    await rated(settings, ratings, guest)
+    await rated(settings, ratings)
 
     board = (await http.get("/api/ratings/french")).json()
-    assert len(board) == 100 and guest not in [row["player"] for row in board]
+    assert len(board) == 100
 
     async def standing(player_id: str) -> tuple[int | None, int | None]:
         profile = (await http.get(f"/api/players/{player_id}/profile")).json()
@@ -58,4 +55,3 @@ async def test_a_profile_says_where_the_leaderboard_places_the_player(
         assert await standing(row["player"]) == (row["rank"], 104)
     assert [await standing(p) for p in tied] == [(51, 104), (52, 104)]
     assert await standing(accounts[103]) == (104, 104)  # off the board, still placed
-    assert await standing(guest) == (None, None)

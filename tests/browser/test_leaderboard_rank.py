@@ -40,7 +40,7 @@ def test_an_account_below_the_board_finds_its_own_line(new_page: Any, live_serve
     ui.set_name(page, "Low")
     ui.sign_up(page, "low_one", "a long enough secret")
     others = {f"{i:016x}": (3.0 * 8 + 200 - i, 8.0) for i in range(100)}
-    run(rated(live_server.settings, others, guest=""))
+    run(rated(live_server.settings, others))
     run(rate_me(live_server.settings.database_url, ui.player_id(page)))
     page.goto("/#/ratings/french")
     mine = page.wait_for_selector(".leaderboard-table tr.me")

@@ -14,7 +14,7 @@ from typing import Any
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, inspect
+from sqlalchemy import Connection, inspect, text
 
 from app.db import models as m
 from app.db.engine import make_engine
@@ -56,5 +56,52 @@ async def test_every_migration_can_be_undone_and_done_again(tmp_path: Path) -> N
             assert await connection.run_sync(down_and_up) == []  # base: no table of ours
         async with engine.connect() as connection:
             assert await connection.run_sync(differences) == []
+    finally:
+        await engine.dispose()
+
+
+async def test_0015_keeps_accounts_ratings_with_their_ordinal_and_drops_guests(
+    tmp_path: Path,
+) -> None:
+    """Ratings from before rated play needed an account (a guest's) were never ranked; every
+    rating is an account's from 0015 on, so that a rank is counted on the board's index."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'ratings.sqlite3'}"
+    engine = make_engine(url)
+    rows = [("guest", None), ("acct", "acct_name")]
+
+    def before_then_after(connection: Connection) -> list[tuple[str, float]]:
+        config = alembic_config(url)
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0014")
+        for player, username in rows:
+            connection.execute(
+                text(
+                    "INSERT INTO players (id, name, token_hash, created_at) "
+                    "VALUES (:p, :p, :p, CURRENT_TIMESTAMP)"
+                ),
+                {"p": player},
+            )
+            if username:
+                connection.execute(
+                    text(
+                        "INSERT INTO accounts (player_id, username, username_key, "
+                        "password_hash, created_at) VALUES (:p, :u, :u, '-', CURRENT_TIMESTAMP)"
+                    ),
+                    {"p": player, "u": username},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO ratings (player_id, preset, mu, sigma, matches, wins, "
+                    "updated_at) VALUES (:p, 'french', 30, 5, 1, 1, CURRENT_TIMESTAMP)"
+                ),
+                {"p": player},
+            )
+        command.upgrade(config, "head")
+        found = connection.execute(text("SELECT player_id, ordinal FROM ratings"))
+        return [(player, ordinal) for player, ordinal in found]
+
+    try:
+        async with engine.begin() as connection:
+            assert await connection.run_sync(before_then_after) == [("acct", 15.0)]
     finally:
         await engine.dispose()
