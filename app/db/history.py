@@ -229,7 +229,7 @@ class History:
         }
 
     async def rooms_to_leave(self, player_id: str) -> list[str]:
-        """The codes of the rooms an erased account must leave first: those where it holds a
+        """The codes of the rooms a player being erased must leave first: those where it holds a
         seat, and those it hosts where someone else sits (the room is handed to them)."""
         others = (
             select(m.Seat.room_id)
