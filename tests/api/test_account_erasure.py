@@ -154,6 +154,11 @@ async def test_a_guest_has_no_account_to_erase(http: httpx.AsyncClient) -> None:
     guest = await new_guest(http, "Gus")
     assert code_of(await erase(http, guest)) == (409, "not_an_account")
     assert (await http.get("/api/players/me", headers=guest.auth)).status_code == 200
+    # Without a token, neither call knows whom to erase.
+    body = {"password": PASSWORD}
+    anonymous = await http.request("DELETE", "/api/accounts/me", json=body)
+    assert code_of(anonymous) == (401, "not_authenticated")
+    assert code_of(await http.delete("/api/players/me")) == (401, "not_authenticated")
 
 
 async def test_erasure_guesses_are_limited_like_logins(settings: Settings) -> None:
