@@ -40,6 +40,7 @@ STATUS = {
     "login_limited": 429,
     "not_host": 403,
     "account_required": 403,
+    "accounts_only": 403,
     "not_seated": 403,
     "removed": 403,
     "unknown_room": 404,
@@ -64,7 +65,8 @@ MEANING = {
     "(a wrong username or password: the same answer for both).",
     403: "`not_host` or `not_seated`: the room does not let you do that; `removed`: the host "
     "removed you from the room, which you may watch but not sit in; `account_required`: "
-    "rated play is for signed-in accounts, not guests.",
+    "rated play is for signed-in accounts, not guests; `accounts_only`: the host keeps this "
+    "table for signed-in players (a guest may watch).",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "

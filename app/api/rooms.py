@@ -57,6 +57,9 @@ class RoomIn(Body):
     )
     seat: int | None = Field(default=0, description="Where the host sits (null: do not sit).")
     rated: bool = Field(default=False, description="Matches move ratings (see Ratings).")
+    accounts_only: bool = Field(
+        default=False, description="Only signed-in players may sit (guests may watch)."
+    )
 
 
 class SettingsIn(Body):
@@ -79,6 +82,7 @@ class SettingsIn(Body):
     turn_seconds: int | None = Field(default=None, ge=0, description="Turn timer; 0 = none.")
     deal_pause_seconds: float | None = Field(default=None, ge=0, le=MOST_DEAL_PAUSE)
     bot_level: Literal["random", "basic", "strong", "expert"] | None = None
+    accounts_only: bool | None = None
 
 
 class HostIn(Body):
@@ -151,6 +155,9 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
     if body.rated and not player.account:
         # Guests cost nothing to make: one person could seat their own and farm a rating.
         raise RoomError("account_required", "Sign in to create a rated room.")
+    if body.accounts_only and not player.account:
+        # The host sits at the table they make, and could not sit there again once up.
+        raise RoomError("accounts_only", "Sign in to make a table for signed-in players.")
     room = await services.rooms.create(
         player.id,
         player.name,
@@ -167,6 +174,7 @@ async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) ->
         bots=tuple(body.bots),
         host_seat=body.seat,
         rated=body.rated,
+        accounts_only=body.accounts_only,
     )
     return _out(room)
 
@@ -205,7 +213,7 @@ async def change_settings(
     """Host only, between matches: change the room's settings (not its preset, nor whether it
     is rated); the next match is played by them. Rematch votes already cast are cleared."""
     room = await _room(services, code)
-    await room.configure(player.id, body.model_dump(exclude_unset=True))
+    await room.configure(player.id, body.model_dump(exclude_unset=True), account=player.account)
     return _out(room)
 
 

@@ -86,6 +86,8 @@ class Room(Base):
     bot_level: Mapped[str] = mapped_column(String(16), default="basic", server_default="basic")
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     deal_pause_seconds: Mapped[float | None]  # None: the server's default
+    accounts_only: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Only signed-in players may sit (the host's choice; ``RoomConfig.accounts_only``)."""
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     current_match_id: Mapped[str | None] = mapped_column(String(32))

@@ -907,24 +907,29 @@ def _read_rooms(
     seats: dict[int, list[SeatRecord]] = {}
     standins: dict[int, list[int]] = {}
     away: dict[int, list[tuple[int, float]]] = {}
+    room_columns = (
+        ROOMS.c.id,
+        ROOMS.c.code,
+        ROOMS.c.host_id,
+        ROOMS.c.rules,
+        ROOMS.c.target,
+        ROOMS.c.public,
+        ROOMS.c.turn_seconds,
+        ROOMS.c.bot_level,
+        ROOMS.c.rated,
+        ROOMS.c.deal_pause_seconds,
+        ROOMS.c.accounts_only,
+        ROOMS.c.status,
+        ROOMS.c.version,
+        ROOMS.c.current_match_id,
+        ROOMS.c.next_seed,
+        ROOMS.c.votes,
+        ROOMS.c.removed,
+    )
+    n = len(room_columns)  # the seat's columns follow the room's
     room_rows = connection.execute(
         select(
-            ROOMS.c.id,
-            ROOMS.c.code,
-            ROOMS.c.host_id,
-            ROOMS.c.rules,
-            ROOMS.c.target,
-            ROOMS.c.public,
-            ROOMS.c.turn_seconds,
-            ROOMS.c.bot_level,
-            ROOMS.c.rated,
-            ROOMS.c.deal_pause_seconds,
-            ROOMS.c.status,
-            ROOMS.c.version,
-            ROOMS.c.current_match_id,
-            ROOMS.c.next_seed,
-            ROOMS.c.votes,
-            ROOMS.c.removed,
+            *room_columns,
             SEATS.c.seat,
             SEATS.c.player_id,
             SEATS.c.name,
@@ -939,16 +944,17 @@ def _read_rooms(
     for row in room_rows:
         room_id = row[0]
         if room_id not in rooms:
-            rooms[room_id] = tuple(row[:16])
+            rooms[room_id] = tuple(row[:n])
             seats[room_id] = []
             standins[room_id] = []
             away[room_id] = []
-        if row[16] is not None:
-            seats[room_id].append(SeatRecord(row[17], row[18], row[19]))
-            if row[20]:
-                standins[room_id].append(row[16])
-            if row[21] is not None:
-                away[room_id].append((row[16], row[21].timestamp()))
+        seat, player_id, name, bot, standin, away_since = row[n:]
+        if seat is not None:
+            seats[room_id].append(SeatRecord(player_id, name, bot))
+            if standin:
+                standins[room_id].append(seat)
+            if away_since is not None:
+                away[room_id].append((seat, away_since.timestamp()))
     if not rooms:
         return {}
     ranked = (
@@ -1059,8 +1065,11 @@ def _read_rooms(
             )
         )
     loaded: dict[str, StoredRoom] = {}
-    for room_id, (_, code, host_id, rules, target, public, turn_seconds, *rest) in rooms.items():
-        bot_level, rated, pause, status, version, match_id, next_seed, votes, removed = rest
+    for room_id, room_row in rooms.items():
+        (_, code, host_id, rules, target, public, turn_seconds, bot_level, rated, pause) = room_row[
+            :10
+        ]
+        (accounts_only, status, version, match_id, next_seed, votes, removed) = room_row[10:]
         match = None
         if match_id is not None and match_id in matches:
             match_rules, match_target, first_dealer, match_finished, scoresheet = matches[match_id]
@@ -1086,6 +1095,7 @@ def _read_rooms(
                 bot_level=bot_level,
                 rated=rated,
                 deal_pause_seconds=pause,
+                accounts_only=accounts_only,
             ),
             status=status,
             version=version,
@@ -1166,6 +1176,7 @@ def _settings_values(config: RoomConfig) -> dict[str, Any]:
         "turn_seconds": config.turn_seconds,
         "bot_level": config.bot_level,
         "deal_pause_seconds": config.deal_pause_seconds,
+        "accounts_only": config.accounts_only,
     }
 
 

@@ -21,7 +21,15 @@ MOST_TARGET = 100_000
 MOST_DEAL_PAUSE = 120.0
 """The longest a finished deal's result may be shown before the next deal, in seconds."""
 
-CHANGEABLE = ("house_rules", "target", "public", "turn_seconds", "deal_pause_seconds", "bot_level")
+CHANGEABLE = (
+    "house_rules",
+    "target",
+    "public",
+    "turn_seconds",
+    "deal_pause_seconds",
+    "bot_level",
+    "accounts_only",
+)
 """What the host may change between matches. Not the preset (it fixes the seats people sit
 in), whether the room is rated (it fixes who may sit), the code or the host."""
 

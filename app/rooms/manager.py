@@ -180,6 +180,7 @@ class RoomManager:
         bots: tuple[int, ...] = (),
         host_seat: int | None = 0,
         rated: bool = False,
+        accounts_only: bool = False,
     ) -> Room:
         """A new room, stored before it is returned; the host sits in ``host_seat``."""
         config, ruleset = checked(
@@ -193,6 +194,7 @@ class RoomManager:
                 bot_level=bot_level,
                 rated=rated,
                 deal_pause_seconds=deal_pause_seconds,
+                accounts_only=accounts_only,
             ),
             self._timings.max_turn_seconds,
         )

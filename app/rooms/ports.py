@@ -70,6 +70,10 @@ class RoomConfig:
     deal_pause_seconds: float | None = None
     """How long a finished deal's result is shown before the next deal is dealt (players may cut
     it short with "next deal"); None: the server's ``deal_pause_seconds``."""
+    accounts_only: bool = False
+    """Only signed-in players may sit (a guest still watches). A guest costs nothing to make, so
+    without this a player the host removed comes back as a new guest; an account costs a
+    sign-up, limited per address."""
 
 
 # ---- writes -------------------------------------------------------------------------------

@@ -483,11 +483,15 @@ class Room:
         changes: Mapping[str, Any],
         command_id: CommandId | None = None,
         *,
+        account: bool = False,
         reply: Reply | None = None,
     ) -> int:
         """Host only, between matches: change the settings ``changes`` names (app.rooms.config,
-        ``CHANGEABLE``)."""
-        return await self._call(lambda: self._configure(player_id, changes, command_id), reply)
+        ``CHANGEABLE``); ``account``: the host has one, which keeping the table for accounts
+        asks of them."""
+        return await self._call(
+            lambda: self._configure(player_id, changes, command_id, account), reply
+        )
 
     async def readmit(
         self,
@@ -596,6 +600,7 @@ class Room:
             "turn_seconds": self.config.turn_seconds,
             "bot_level": self.config.bot_level,
             "rated": self.config.rated,
+            "accounts_only": self.config.accounts_only,
             "deal_pause_seconds": self._deal_pause(),
             "next_deal": self._next_deal_info(),
             "host": self.config.host_id,
@@ -1043,6 +1048,8 @@ class Room:
             raise RoomError("match_in_progress", "Seats can change only between matches.")
         if self.config.rated and not account:
             raise RoomError("account_required", "Sign in to play rated matches.")
+        if self.config.accounts_only and not account:
+            raise RoomError("accounts_only", "Only signed-in players may sit at this table.")
         if player_id in self.removed:
             raise RoomError("removed", "The host has removed you from this table.")
         target = self.seats[seat]
@@ -1129,7 +1136,11 @@ class Room:
         return self.version
 
     async def _configure(
-        self, player_id: str, changes: Mapping[str, Any], command_id: CommandId | None
+        self,
+        player_id: str,
+        changes: Mapping[str, Any],
+        command_id: CommandId | None,
+        account: bool,
     ) -> int:
         """Change the settings between matches: the next match is played by the new ones. A
         table that played a match and wants another with a longer target, a timer, a house
@@ -1143,6 +1154,9 @@ class Room:
         if self.status == PLAYING:
             raise RoomError("match_in_progress", "Settings can be changed only between matches.")
         config, ruleset = checked(changed(self.config, changes), self._timings.max_turn_seconds)
+        if config.accounts_only and not self.config.accounts_only and not account:
+            # A guest host could not sit at their own table again once up.
+            raise RoomError("accounts_only", "Sign in to keep this table for signed-in players.")
         if config == self.config:
             self._remember(player_id, command_id)
             return self.version

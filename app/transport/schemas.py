@@ -120,6 +120,7 @@ class Settings(_Data):
     turn_seconds: int | None = None
     deal_pause_seconds: float | None = None
     bot_level: Literal["random", "basic", "strong", "expert"] | None = None
+    accounts_only: bool | None = None
 
 
 class Empty(_Data):

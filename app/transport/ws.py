@@ -506,7 +506,7 @@ class _Session:
                 allowed=self.wire.chat_allowance(player.id, code),
             )
         elif isinstance(data, s.Sit):
-            if room.config.rated and not player.account:
+            if (room.config.rated or room.config.accounts_only) and not player.account:
                 player = await self._signed_up_since(player)
             call = room.sit(
                 player.id, player.name, data.seat, cid, account=player.account, reply=reply
@@ -521,7 +521,9 @@ class _Session:
             call = room.hand_over(player.id, data.seat, cid, reply=reply)
         elif isinstance(data, s.Settings):
             changes = data.model_dump(exclude_unset=True)
-            call = room.configure(player.id, changes, cid, reply=reply)
+            if changes.get("accounts_only") and not player.account:
+                player = await self._signed_up_since(player)
+            call = room.configure(player.id, changes, cid, account=player.account, reply=reply)
         elif isinstance(data, s.Start):
             call = room.begin(player.id, data.fill_with_bots, cid, reply=reply)
         elif isinstance(data, s.Concede):

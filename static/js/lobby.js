@@ -181,7 +181,7 @@ function createForm(rules, refused) {
   );
   const presetHelp = h("p", { class: "explain", id: "preset-help" });
   const seatsOf = (p) => (rules.tables && rules.tables[p] ? rules.tables[p].seats : 4);
-  const settings = settingsControls(rules, { target: null, turn_seconds: 30, deal_pause_seconds: 10, bot_level: "basic", public: false });
+  const settings = settingsControls(rules, { target: null, turn_seconds: 30, deal_pause_seconds: 10, bot_level: "basic", public: false, accounts_only: false });
   const bots = h("fieldset", { class: "inline", id: "bot-seats" });
 
   function fillPreset() {
@@ -218,10 +218,11 @@ function createForm(rules, refused) {
       "div",
       { class: "create-group" },
       settings.visibility,
+      settings.accountsOnly,
       bots,
       settings.botField(),
       h("label", { class: "check" }, rated, " ", t("rated_room")),
-      accountNote(),
+      accountNote("account_settings_note"),
     ),
     h("button", { type: "submit", class: "primary", id: "create-room", text: t("create") }),
   );

@@ -18,7 +18,7 @@ function settingsChanges(room, chosen, defaultTarget) {
   const changes = {};
   if (!sameRules(chosen.house_rules, room.rules.house_rules || {})) changes.house_rules = chosen.house_rules;
   if ((chosen.target ?? defaultTarget) !== room.target) changes.target = chosen.target;
-  for (const key of ["public", "turn_seconds", "deal_pause_seconds", "bot_level"]) {
+  for (const key of ["public", "turn_seconds", "deal_pause_seconds", "bot_level", "accounts_only"]) {
     if (chosen[key] !== room[key]) changes[key] = chosen[key];
   }
   return changes;
@@ -34,6 +34,7 @@ export function settingsChangedWords(before, after) {
   if (before.deal_pause_seconds !== after.deal_pause_seconds) words.push(`${t("deal_pause")}: ${seconds(after.deal_pause_seconds)}`);
   if (before.public !== after.public) words.push(t(after.public ? "public" : "private"));
   if (before.bot_level !== after.bot_level) words.push(`${t("bot_level")}: ${t(`bot_${after.bot_level}`)}`);
+  if (before.accounts_only !== after.accounts_only) words.push(t(after.accounts_only ? "accounts_only_fact" : "guests_may_sit"));
   return words;
 }
 
@@ -54,6 +55,7 @@ export function settingsDialog(rules, room, { save, close, chosen = null }) {
     h("p", { class: "muted", text: t("settings_game", { preset: t(`preset_${room.rules.preset}`) }) }),
     settings.gameFields(),
     settings.visibility,
+    settings.accountsOnly,
     settings.botField(),
     h("p", { class: "muted", text: t("settings_note") }),
     // "Cancel" first: Escape presses the first button of a dialog (room.js, dialog.js).

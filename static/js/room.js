@@ -536,6 +536,7 @@ export function showRoom(app, code) {
           room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
           room.public ? t("public") : t("private"),
           room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+          room.accounts_only ? t("accounts_only_fact") : null,
           house ? h("span", { class: "muted", text: house }) : null,
         ]),
         // Between matches the host may change them (room-settings.js), beside what they are.
@@ -565,6 +566,13 @@ export function showRoom(app, code) {
     );
   }
 
+  /** A guest is not offered a seat that asks for an account (a rated room, one kept for
+   * signed-in players): the table says so instead, with where to make one. Seats are offered
+   * again once they have signed up. */
+  function seatsNeedAccount() {
+    return (S.room.rated || S.room.accounts_only) && !getPlayer()?.username;
+  }
+
   function seatBox(seat) {
     const room = S.room;
     const record = room.seats[seat];
@@ -580,7 +588,7 @@ export function showRoom(app, code) {
     // Before the first match and between two (another partner for the rematch, a newcomer).
     if (room.status !== "playing") {
       const empty = !record.player && !record.bot;
-      if (empty && player && !removedMe()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
+      if (empty && player && !removedMe() && !seatsNeedAccount()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
@@ -809,7 +817,8 @@ export function showRoom(app, code) {
       const parts = [];
       if (room.status === "waiting") {
         if (removedMe()) parts.push(h("p", { class: "note", id: "removed-note", role: "status", text: t("removed_you") }));
-        else if (me() === null) parts.push(h("p", { class: "note", text: t("spectating") }), room.rated ? accountNote() : null);
+        else if (me() === null)
+          parts.push(seatsNeedAccount() ? accountNote(room.rated ? "rated_needs_account" : "accounts_only_note") : h("p", { class: "note", text: t("spectating") }));
         if (actsAsHost()) {
           if (!isHost()) parts.push(h("p", { class: "note", text: t("host_away") }));
           // A rated room's match counts only with people in every seat: its empty seats are

@@ -1,9 +1,10 @@
 // A room's settings as form controls: the house rules of a preset, the target, the turn timer,
-// the pause after a deal, who may find the room, the level of its bots. The lobby's "create"
+// the pause after a deal, who may find the room and who may sit, the level of its bots. The lobby's "create"
 // form and the host's "Settings" dialog at the table (room.js) show the same controls, read the
 // same way, so that a room is set up alike before and after it exists.
 import { h, replace } from "./dom.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
+import { getPlayer } from "./identity.js";
 
 const TURN_CHOICES = [0, 15, 30, 60, 120];
 const PAUSE_CHOICES = [0, 5, 10, 20, 30, 60];
@@ -54,6 +55,16 @@ export function settingsControls(rules, initial, prefix = "") {
   const radio = (value) =>
     h("label", {}, h("input", { type: "radio", name: visibilityName, value, checked: initial.public === (value === "public") }), " ", t(value));
   const visibility = h("fieldset", { class: "inline" }, h("legend", { text: t("visibility") }), radio("private"), radio("public"));
+  // A guest may not keep a table for accounts (the server answers `accounts_only`): they sit
+  // at it themselves and could not sit again once up.
+  const accountsOnlyBox = h("input", {
+    type: "checkbox",
+    id: `${prefix}accounts-only`,
+    name: "accounts_only",
+    checked: Boolean(initial.accounts_only),
+    disabled: !getPlayer()?.username && !initial.accounts_only,
+  });
+  const accountsOnly = h("label", { class: "check" }, accountsOnlyBox, " ", t("accounts_only_room"));
 
   let preset = null;
   function fillHouseRules(p, values = {}) {
@@ -100,6 +111,7 @@ export function settingsControls(rules, initial, prefix = "") {
       turn_seconds: Number(turn.value),
       deal_pause_seconds: Number(pause.value),
       bot_level: botLevel.value,
+      accounts_only: accountsOnlyBox.checked,
     };
   }
 
@@ -120,5 +132,5 @@ export function settingsControls(rules, initial, prefix = "") {
   ];
   const botField = () => field("bot-level", "bot_level", botLevel, botLevelHelp);
 
-  return { visibility, gameFields, botField, fillHouseRules, requireClock, read };
+  return { visibility, accountsOnly, gameFields, botField, fillHouseRules, requireClock, read };
 }

@@ -172,10 +172,11 @@ export function seatName(room, seat) {
   return t("empty_seat");
 }
 
-/** Where rated play is offered to a guest: it needs an account (the server answers
+/** Where a guest meets what needs an account — rated play (the server answers
  * `account_required`: guests cost nothing to make, so one person could farm a rating with
- * their own), and the note says where to make one. Null for an account. */
-export function accountNote() {
+ * their own), a table kept for signed-in players (`accounts_only`) —, the note `words` says
+ * so, and where to make one. Null for an account. */
+export function accountNote(words = "rated_needs_account") {
   if (getPlayer()?.username) return null;
-  return h("p", { class: "note account-note" }, t("rated_needs_account"), " ", h("a", { href: "#/account", text: t("make_account") }));
+  return h("p", { class: "note account-note" }, t(words), " ", h("a", { href: "#/account", text: t("make_account") }));
 }

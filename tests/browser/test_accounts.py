@@ -102,10 +102,10 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     for page, name in zip(pages, ("Ana", "Boris", "Cveta", "Dimo"), strict=True):
         ui.set_name(page, name)
     ana = pages[0]
-    # A guest is not offered rated play: the boxes are disabled and a note links to the
-    # account page.
+    # A guest is not offered rated play, nor a table kept for accounts: the boxes are
+    # disabled and a note links to the account page.
     ana.wait_for_selector("#qp-form")
-    for box in ("#rated", "#qp-rated"):
+    for box in ("#rated", "#accounts-only", "#qp-rated"):
         assert ana.is_disabled(box)
     assert len(ana.query_selector_all(".account-note a[href='#/account']")) == 2
     # Ana makes her account on that page; the others through the API.

@@ -20,13 +20,14 @@ async def test_changed_settings_outlive_a_restart_and_the_match_keeps_its_own(
             "turn_seconds": 45,
             "deal_pause_seconds": 2.5,
             "bot_level": "strong",
+            "accounts_only": True,
         }
-        await room.configure("host", changes)
+        await room.configure("host", changes, account=True)
         code, config = room.config.code, room.config
     async with running(database_url) as (manager, _store):
         restored = await manager.get(code)
         assert restored is not None
-        assert restored.config == config
+        assert restored.config == config and config.accounts_only
         assert restored.summary()["rules"] == {
             "preset": "bulgarian",
             "house_rules": {"kirtik": True},
