@@ -94,14 +94,16 @@ function roomRow(room, facts, link) {
   );
 }
 
-/** A public room: rated or not, its target, its clock and house rules (what a stranger wants to
- * know before sitting down), how it stands; join it or watch it. */
+/** A public room: rated or not, for signed-in players only or not, its target, its clock and
+ * house rules (what a stranger wants to know before sitting down), how it stands; join it or
+ * watch it. */
 function publicRow(room) {
   const house = houseRulesText(room.rules);
   return roomRow(
     room,
     [
       room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
+      room.accounts_only ? h("span", { class: "muted", text: t("accounts_only_fact") }) : null,
       h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
       h("span", { class: "muted", text: room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off") }),
       house ? h("span", { class: "muted house", text: house }) : null,

@@ -1,5 +1,5 @@
 """A table kept for signed-in players (``accounts_only``), in a real Chromium: the host keeps it
-so when making it, a guest who follows the link may watch and is told why no seat is offered,
+so when making it, the lobby's list says so, a guest who follows the link may watch and is told why no seat is offered,
 and the host opens it to guests between matches (docs/protocol.md §2)."""
 
 from __future__ import annotations
@@ -20,9 +20,13 @@ def test_a_guest_watches_a_table_for_accounts_until_the_host_opens_it(new_page: 
     assert host.is_disabled("#accounts-only")  # a guest may not make such a table
     ui.become_account(host)
     host.check("#accounts-only")
-    ui.create_room(host)
+    code = ui.create_room(host, public=True)
     assert "Signed-in players only" in host.inner_text("#room-top .room-facts")
     guest = new_page()
+    ui.set_name(guest, "Visitor")
+    # The lobby's list says so before a stranger follows the row.
+    row = guest.wait_for_selector(f"#public-rooms li:has(a[href='#/r/{code}'])")
+    assert "Signed-in players only" in row.inner_text()
     ui.join_by_link(guest, host, "Visitor")
     note = guest.wait_for_selector(".account-note")
     assert note.inner_text().startswith(
