@@ -26,6 +26,7 @@ from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.erasures import ErasureWatch
 from app.db.history import History
 from app.db.lease import Lease, make_lease
 from app.db.ownership import RoomLeases, session_name
@@ -88,6 +89,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     player_repo = Players(sessions)
     retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
+    # A node of a cluster forgets the players erased through the others (at the same pace).
+    erasures = (
+        ErasureWatch(sessions, manager.forget_player, settings.token_check_seconds)
+        if settings.node_id
+        else None
+    )
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
     lease: Lease | None = make_lease(engine) if leases is None else None
@@ -133,10 +140,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if gate is not None:
                 gate.start()
             token_watch.start()
+            if erasures is not None:
+                erasures.start()
             yield
         finally:
             await retention.close()
             await token_watch.close()
+            if erasures is not None:
+                await erasures.close()
             if shared_lobby is not None:
                 await shared_lobby.close()
             if gate is not None:

@@ -1,6 +1,6 @@
 """A table kept for signed-in players (``accounts_only``), in a real Chromium: the host keeps it
-so when making it, the lobby's list says so, a guest who follows the link may watch and is told why no seat is offered,
-and the host opens it to guests between matches (docs/protocol.md §2)."""
+so when making it, the lobby's list says so, a guest who follows the link may watch and is told
+why no seat is offered, and the host opens it to guests between matches (docs/protocol.md §2)."""
 
 from __future__ import annotations
 

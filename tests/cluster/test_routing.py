@@ -5,6 +5,7 @@ WebSockets are counted over both nodes."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 
@@ -138,3 +139,32 @@ async def test_an_account_is_erased_across_the_nodes_serving_its_tables(
             assert room_a["seats"][0]["player"] is None
             gone = await http_a.get("/api/players/me", headers=zora.auth)
             assert gone.status_code == 401
+
+
+async def test_a_node_forgets_a_player_erased_through_another(node_settings: Settings) -> None:
+    """A table b serves, from which the host removed Zora, still named her in memory after she
+    was erased through a (she held no seat there, so a had nothing to send on to b); b now
+    forgets her at its next round (``app.db.erasures``: ``token_check_seconds``)."""
+    a_settings = node_settings.model_copy(update={"node_id": "a"})
+    b_settings = node_settings.model_copy(update={"node_id": "b", "token_check_seconds": 0.05})
+    async with (
+        serve(a_settings) as a,
+        serve(b_settings) as b,
+        httpx.AsyncClient(base_url=a.url) as http_a,
+        httpx.AsyncClient(base_url=b.url) as http_b,
+    ):
+        host, zora = await new_account(http_b, "Host"), await new_account(http_b, "Zora")
+        code = (await http_b.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+        assert (await http_b.put(f"/api/rooms/{code}/seats/1", headers=zora.auth)).is_success
+        removed = await http_b.delete(f"/api/rooms/{code}/seats/1", headers=host.auth)
+        assert removed.json()["room"]["removed"] == [{"id": zora.id, "name": "Zora"}]
+        body = {"password": "correct horse battery"}
+        gone = await http_a.request("DELETE", "/api/accounts/me", json=body, headers=zora.auth)
+        assert gone.status_code == 204, gone.text
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            room = (await http_b.get(f"/api/rooms/{code}")).json()["room"]
+            if room["removed"] == [{"id": zora.id, "name": None}]:
+                break
+            assert asyncio.get_running_loop().time() < deadline, room["removed"]
+            await asyncio.sleep(0.05)  # b's next round: a wait for it, not a race
