@@ -26,10 +26,10 @@ from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
-from app.db.erasures import ErasureWatch
 from app.db.history import History
 from app.db.lease import Lease, make_lease
 from app.db.ownership import RoomLeases, session_name
+from app.db.player_news import PlayerNews
 from app.db.players import Players
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
@@ -89,9 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     player_repo = Players(sessions)
     retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
-    # A node of a cluster forgets the players erased through the others (at the same pace).
-    erasures = (
-        ErasureWatch(sessions, manager.forget_player, settings.token_check_seconds)
+    # A node of a cluster hears of the players erased or renamed through the others.
+    player_news = (
+        PlayerNews(
+            sessions, manager.forget_player, manager.rename_player, settings.token_check_seconds
+        )
         if settings.node_id
         else None
     )
@@ -140,14 +142,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if gate is not None:
                 gate.start()
             token_watch.start()
-            if erasures is not None:
-                erasures.start()
+            if player_news is not None:
+                player_news.start()
             yield
         finally:
             await retention.close()
             await token_watch.close()
-            if erasures is not None:
-                await erasures.close()
+            if player_news is not None:
+                await player_news.close()
             if shared_lobby is not None:
                 await shared_lobby.close()
             if gate is not None:

@@ -68,8 +68,10 @@ async def me(player: PlayerDep) -> PlayerOut:
 
 @router.patch("/me", response_model=PlayerOut, responses=responses(400, 401))
 async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
-    """Change your display name (seats already taken keep the old one until you sit again)."""
+    """Change your display name: at every table where you hold a seat too (the matches keep the
+    names they began with)."""
     renamed = await services.players.rename(player.id, body.name)
+    await services.rooms.rename_player(player.id, renamed.name)
     return PlayerOut(id=renamed.id, name=renamed.name)
 
 

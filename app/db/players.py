@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Collection
+from datetime import UTC, datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -78,8 +79,16 @@ class Players:
         return None if row is None or row.erased_at is not None else Player(row.id, row.name)
 
     async def rename(self, player_id: str, name: str) -> Player:
+        """The new name, and at every table where the player holds a seat (stored: a room
+        loaded from now on shows it; the rooms in memory are told by the caller, and by every
+        node of a cluster, ``app.db.player_news``, which reads ``renamed_at``)."""
         async with self._sessions.begin() as session:
             await session.execute(
-                update(m.Player).where(m.Player.id == player_id).values(name=name)
+                update(m.Player)
+                .where(m.Player.id == player_id)
+                .values(name=name, renamed_at=datetime.now(UTC))
+            )
+            await session.execute(
+                update(m.Seat).where(m.Seat.player_id == player_id).values(name=name)
             )
         return Player(player_id, name)

@@ -68,6 +68,7 @@ from app.rooms.ports import (
     RoomConfig,
     RoomCreated,
     SeatRecord,
+    SeatRenamed,
     SeatsChanged,
     SettingsChanged,
     ShuffleCommitted,
@@ -705,6 +706,12 @@ class SqlStore:
             case SeatsChanged(seats=seats):
                 connection.execute(delete(SEATS).where(SEATS.c.room_id == room_id))
                 _insert_seats(connection, room_id, seats)
+            case SeatRenamed(seat=seat, name=name):
+                connection.execute(
+                    update(SEATS)
+                    .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+                    .values(name=name)
+                )
             case StandinsChanged(seats=standins):
                 connection.execute(
                     update(SEATS)

@@ -243,6 +243,23 @@ class RoomManager:
         ``RoomElsewhere`` if another node of the cluster serves it."""
         return await self._open(code, claim=True)
 
+    async def rename_player(self, player_id: str, name: str) -> None:
+        """Show a renamed player's new name at their seat in every room this node holds
+        (``Room.rename``). A room being loaded may have read the old name: it is waited for. A
+        room that cannot take it now (put away, or its store failing) is passed over: a room
+        put away is read again with the new name, and a cluster's nodes tell their rooms again
+        (``app.db.player_news``)."""
+        if self._loading:
+            await asyncio.wait(list(self._loading.values()))  # never cancels the loads
+        for room in list(self._rooms.values()):
+            seat = room.seat_of(player_id)
+            if seat is None or room.seats[seat].name == name:
+                continue
+            try:
+                await room.rename(player_id, name)
+            except Exception:
+                log.exception("room %s: the seat of a renamed player", room.config.code)
+
     def forget_player(self, player_id: str) -> None:
         """Stop naming an erased account in every room this node holds (``Room.forget_player``);
         a room another node holds reads the scrubbed storage when it is next loaded."""

@@ -91,6 +91,15 @@ class SeatsChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatRenamed:
+    """The player at ``seat`` renamed themselves: only the seat's name changes (a match being
+    played keeps its stand-ins and away clocks, which a whole ``SeatsChanged`` would rewrite)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class StandinsChanged:
     """The seats a stand-in bot plays for now (their players left or are away): stored so
     that a restored room goes on playing them, as its clients were told."""
@@ -229,6 +238,7 @@ class ChatPosted:
 Op = (
     RoomCreated
     | SeatsChanged
+    | SeatRenamed
     | StandinsChanged
     | AwayChanged
     | VotesChanged

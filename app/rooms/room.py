@@ -38,6 +38,7 @@ from app.rooms.ports import (
     RemovedChanged,
     RoomConfig,
     SeatRecord,
+    SeatRenamed,
     SeatsChanged,
     SettingsChanged,
     ShuffleCommitted,
@@ -567,6 +568,13 @@ class Room:
     def subscriber_count(self) -> int:
         return len(self._subscribers)
 
+    async def rename(self, player_id: str, name: str) -> int:
+        """The player renamed themselves (``Players.rename``): their seat here shows ``name``
+        from now on, to everyone at once. The match being played and those played keep the
+        names they began with (``match_seats``, their records); chat lines the names they were
+        written under."""
+        return await self._call(lambda: self._rename(player_id, name))
+
     def forget_player(self, player_id: str) -> None:
         """An erased account (``Accounts.erase``, which scrubbed storage) is no longer named by
         what this room serves from now on: its seat in the last match and its place among those
@@ -1074,6 +1082,19 @@ class Room:
         self._resend_snapshots(player_id)
         return self.version
 
+    async def _rename(self, player_id: str, name: str) -> int:
+        seat = self.seat_of(player_id)
+        if seat is None or self.seats[seat].name == name:
+            return self.version
+        old = self.seats
+        self.seats = [*old[:seat], replace(old[seat], name=name), *old[seat + 1 :]]
+        try:
+            await self._commit([SeatRenamed(seat, name)], [self._room_event()])
+        except BaseException:
+            self.seats = old
+            raise
+        return self.version
+
     async def _leave(self, player_id: str, command_id: CommandId | None) -> int:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
@@ -1356,6 +1377,8 @@ class Room:
             raise RoomError("not_seated", "Only the players at the table write in its chat.")
         if allowed is not None and not allowed.take():
             raise RoomError("rate_limited", "Too many chat lines: wait a little.")
+        # The seat's name, not the one the socket said hello with: a rename reaches the seat.
+        name = self.seats[seat].name or name
         line = ChatPosted(seat, player_id, name, text, time.time(), command_id)
         entry = _chat_dict(StoredChat(line.seat, line.player_id, line.name, line.text, line.at))
         try:

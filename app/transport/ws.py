@@ -466,9 +466,10 @@ class _Session:
             )
         return self.room.version
 
-    async def _signed_up_since(self, player: Player) -> Player:
-        """The guest as they are now: one who made an account (on another page) since this
-        connection's hello may sit in a rated room without reconnecting."""
+    async def _as_now(self, player: Player) -> Player:
+        """The player as they are now, not as at this connection's hello: a guest who made an
+        account since (on another page) may sit in a rated room without reconnecting, and one
+        who renamed themselves sits under the new name."""
         now = None if self.token is None else await self.players.by_token(self.token)
         if now is None or now.id != player.id:
             return player
@@ -506,8 +507,7 @@ class _Session:
                 allowed=self.wire.chat_allowance(player.id, code),
             )
         elif isinstance(data, s.Sit):
-            if (room.config.rated or room.config.accounts_only) and not player.account:
-                player = await self._signed_up_since(player)
+            player = await self._as_now(player)  # a seat is taken rarely: a query is cheap
             call = room.sit(
                 player.id, player.name, data.seat, cid, account=player.account, reply=reply
             )
@@ -522,7 +522,7 @@ class _Session:
         elif isinstance(data, s.Settings):
             changes = data.model_dump(exclude_unset=True)
             if changes.get("accounts_only") and not player.account:
-                player = await self._signed_up_since(player)
+                player = await self._as_now(player)
             call = room.configure(player.id, changes, cid, account=player.account, reply=reply)
         elif isinstance(data, s.Start):
             call = room.begin(player.id, data.fill_with_bots, cid, reply=reply)

@@ -168,3 +168,28 @@ async def test_a_node_forgets_a_player_erased_through_another(node_settings: Set
                 break
             assert asyncio.get_running_loop().time() < deadline, room["removed"]
             await asyncio.sleep(0.05)  # b's next round: a wait for it, not a race
+
+
+async def test_a_node_shows_a_player_renamed_through_another(node_settings: Settings) -> None:
+    """Yann sits at a table b serves and renames himself through a: b shows the new name at
+    his seat at its next round (``app.db.player_news``)."""
+    a_settings = node_settings.model_copy(update={"node_id": "a"})
+    b_settings = node_settings.model_copy(update={"node_id": "b", "token_check_seconds": 0.05})
+    async with (
+        serve(a_settings) as a,
+        serve(b_settings) as b,
+        httpx.AsyncClient(base_url=a.url) as http_a,
+        httpx.AsyncClient(base_url=b.url) as http_b,
+    ):
+        host, yann = await new_guest(http_b, "Host"), await new_guest(http_b, "Yann")
+        code = (await http_b.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+        assert (await http_b.put(f"/api/rooms/{code}/seats/1", headers=yann.auth)).is_success
+        renamed = await http_a.patch("/api/players/me", json={"name": "Yannick"}, headers=yann.auth)
+        assert renamed.status_code == 200, renamed.text
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            seat = (await http_b.get(f"/api/rooms/{code}")).json()["room"]["seats"][1]
+            if seat["player"] == {"id": yann.id, "name": "Yannick"}:
+                break
+            assert asyncio.get_running_loop().time() < deadline, seat
+            await asyncio.sleep(0.05)  # b's next round: a wait for it, not a race

@@ -1,6 +1,7 @@
-"""A node forgets the players erased through another (``app.db.erasures``): the rooms in its
-memory stop naming them — their chat lines, their name among those removed — at its next round,
-on SQLite and PostgreSQL. Before, such a room showed the name until it was next loaded."""
+"""A node hears of the players erased or renamed through another (``app.db.player_news``): the
+rooms in its memory stop naming the erased — their chat lines, their name among those removed —
+and show the renamed under their new name at their seats, at its next round, on SQLite and
+PostgreSQL. Before, such a room showed the old name until it was next loaded."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from sqlalchemy import update
 from app.db import models as m
 from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
-from app.db.erasures import OVERLAP, ErasureWatch
+from app.db.player_news import OVERLAP, PlayerNews
+from app.db.players import Players
 from tests.db.test_store import add_player, running
 
 
@@ -26,7 +28,13 @@ async def test_the_rooms_of_another_node_forget_an_erased_player(database_url: s
         async with running(database_url) as (manager, _store):
             started = datetime.now(UTC)
             # This node's clock is ahead of the erasing node's, by less than the overlap.
-            watch = ErasureWatch(sessions, manager.forget_player, 3600, now=started + OVERLAP / 2)
+            watch = PlayerNews(
+                sessions,
+                manager.forget_player,
+                manager.rename_player,
+                3600,
+                now=started + OVERLAP / 2,
+            )
             room = await manager.create(
                 "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
             )
@@ -67,6 +75,9 @@ async def test_a_round_that_fails_is_caught_up_by_the_next(database_url: str) ->
     forgotten: list[str] = []
     rounds = 0
 
+    async def no_rename(player_id: str, name: str) -> None:
+        raise AssertionError("nobody was renamed")
+
     def flaky() -> Any:
         nonlocal rounds
         rounds += 1
@@ -75,11 +86,43 @@ async def test_a_round_that_fails_is_caught_up_by_the_next(database_url: str) ->
         return sessions()
 
     try:
-        watch = ErasureWatch(flaky, forgotten.append, 3600)  # type: ignore[arg-type]
+        watch = PlayerNews(flaky, forgotten.append, no_rename, 3600)  # type: ignore[arg-type]
         await Accounts(sessions, LoginLimits()).erase("zora")
         with pytest.raises(OSError):
             await watch.check()
         assert await watch.check() == 1
         assert forgotten == ["zora"]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_node_shows_a_player_renamed_through_another_at_their_seat(
+    database_url: str,
+) -> None:
+    """Stored too: the room had written its seats whole (someone sat down) with the old name
+    after the rename reached the database; the new name is stored again with the seat's."""
+    for player in ("host", "yann", "walt"):
+        await add_player(database_url, player)
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        async with running(database_url) as (manager, _store):
+            news = PlayerNews(sessions, manager.forget_player, manager.rename_player, 3600)
+            room = await manager.create(
+                "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+            )
+            await room.sit("yann", "Yann", 2)
+            await Players(sessions).rename("yann", "Yannick")  # through another node
+            await room.sit("walt", "Walt", 1)  # the seats written whole, Yann's old name in them
+            version = room.version
+            assert await news.check() == 1
+            assert room.seats[2].name == "Yannick" and room.version == version + 1
+            assert await news.check() == 0  # once
+            await room.say("yann", "Yann", None, "it is Yannick now")  # an old socket's name
+            assert room.chat[-1]["name"] == "Yannick"
+            code = room.config.code
+        async with running(database_url) as (manager, _store):
+            restored = await manager.get(code)
+            assert restored is not None and restored.seats[2].name == "Yannick"
     finally:
         await engine.dispose()

@@ -1,0 +1,104 @@
+"""What a node must hear of the players changed through another: erased, or renamed.
+
+``Accounts.erase`` scrubs the database and ``Players.rename`` writes the new name into the
+player's stored seats; the node that served the call tells the rooms in its own memory at once
+(``RoomManager.forget_player``, ``RoomManager.rename_player``). In a cluster, a room another node
+serves keeps in memory what it had read — an erased player's chat lines, their seat in the last
+match, their name among those the host removed; a renamed player's old name at their seat — and
+would show it until it is next loaded, which for a busy room is hours. So every node asks the
+database, every ``interval`` seconds, which players were erased or renamed since it last asked,
+and tells its rooms too. As for signed-out tokens (``app.transport.revocation``), this needs no
+message between nodes and nothing is lost when a node is down or busy: it reads what it missed
+at its next round.
+
+The times compared are those the serving nodes wrote (``players.erased_at``,
+``players.renamed_at``: their clocks), so each round looks ``OVERLAP`` further back than the
+newest it has seen and skips the changes it has already passed on: clocks a little apart lose
+nothing. Passing one on twice is harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.tasks import stop_task
+
+log = logging.getLogger(__name__)
+
+OVERLAP = timedelta(seconds=60)
+"""How far before the newest change seen each round looks again (nodes' clocks may differ)."""
+
+
+class PlayerNews:
+    """Calls ``forget(player_id)`` once for each player erased, and ``rename(player_id, name)``
+    once for each rename, from the node's start on."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        forget: Callable[[str], None],
+        rename: Callable[[str, str], Awaitable[None]],
+        interval: float,
+        now: datetime | None = None,
+    ) -> None:
+        self._sessions = sessions
+        self._forget = forget
+        self._rename = rename
+        self._interval = interval
+        # Rooms loaded from here on read the database as changed; the window covers the rest.
+        self._since = datetime.now(UTC) if now is None else now
+        self._seen: dict[tuple[str, datetime], None] = {}  # within the window: passed on
+        self._task: asyncio.Task[None] | None = None
+
+    async def check(self) -> int:
+        """Pass on the erasures and renames since the last round; how many."""
+        after = self._since - OVERLAP
+        async with self._sessions() as session:
+            rows = (
+                await session.execute(
+                    select(
+                        m.Player.id, m.Player.name, m.Player.erased_at, m.Player.renamed_at
+                    ).where((m.Player.erased_at > after) | (m.Player.renamed_at > after))
+                )
+            ).all()
+        news = 0
+        for player_id, name, erased_at, renamed_at in rows:
+            if erased_at is not None:  # a rename before it names nobody now
+                if erased_at > after and (player_id, erased_at) not in self._seen:
+                    self._forget(player_id)
+                    news += 1
+                self._note(player_id, erased_at)
+            elif renamed_at is not None:
+                if (player_id, renamed_at) not in self._seen:
+                    await self._rename(player_id, name)  # failed: the next round tries again
+                    news += 1
+                self._note(player_id, renamed_at)
+        window = self._since - OVERLAP
+        self._seen = {key: None for key in self._seen if key[1] > window}
+        return news
+
+    def _note(self, player_id: str, at: datetime) -> None:
+        self._seen[(player_id, at)] = None
+        self._since = max(self._since, at)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="player-news")
+
+    async def close(self) -> None:
+        await stop_task(self._task)
+        self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self._interval)
+            try:
+                await self.check()
+            except Exception:  # the database is down: the next round reads what was missed
+                log.exception("reading the players erased or renamed through other nodes failed")
