@@ -3,7 +3,10 @@ What the ratings compute and how tables are formed is tested in tests/db."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+import pytest
 
 from tests.conftest import Server, new_account, new_guest, ws_client
 
@@ -85,19 +88,25 @@ async def test_quick_play_waits_answers_and_leaves(http: httpx.AsyncClient) -> N
     assert code_of(await http.get("/api/quickplay", headers=one.auth)) == (404, "not_queued")
 
 
-async def test_a_guest_who_signs_up_may_then_sit_in_a_rated_room(
-    http: httpx.AsyncClient, server: Server
+@pytest.mark.parametrize(
+    ("body", "refusal"),
+    [
+        ({"rated": True, "turn_seconds": 60}, "account_required"),
+        ({"accounts_only": True}, "accounts_only"),  # a table kept for accounts (§7.2)
+    ],
+)
+async def test_a_guest_who_signs_up_may_then_sit_where_an_account_is_asked(
+    http: httpx.AsyncClient, server: Server, body: dict[str, Any], refusal: str
 ) -> None:
-    """Over the socket too a guest is refused a rated room's seat, with one error and the
-    seats unchanged; made an account on another page meanwhile (the same token), the next
-    try is taken without reconnecting."""
+    """Over the socket too a guest is refused a rated room's seat, or one of a room kept for
+    accounts, with one error and the seats unchanged; made an account on another page
+    meanwhile (the same token), the next try is taken without reconnecting."""
     host, guest = await new_account(http, "Host"), await new_guest(http, "Late")
-    body = {"rated": True, "turn_seconds": 60}
     code = (await http.post("/api/rooms", json=body, headers=host.auth)).json()["room"]["code"]
     async with ws_client(server, code, guest.token) as client:
         before = client.version
         refused = await client.reply(await client.send("sit", {"seat": 2}))
-        assert (refused["t"], refused["d"]["code"]) == ("error", "account_required")
+        assert (refused["t"], refused["d"]["code"]) == ("error", refusal)
         assert client.version == before
         credentials = {"username": f"late-{guest.id}", "password": "correct horse battery"}
         claimed = await http.post("/api/accounts", json=credentials, headers=guest.auth)

@@ -6,8 +6,11 @@ WebSockets are counted over both nodes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -141,10 +144,9 @@ async def test_an_account_is_erased_across_the_nodes_serving_its_tables(
             assert gone.status_code == 401
 
 
-async def test_a_node_forgets_a_player_erased_through_another(node_settings: Settings) -> None:
-    """A table b serves, from which the host removed Zora, still named her in memory after she
-    was erased through a (she held no seat there, so a had nothing to send on to b); b now
-    forgets her at its next round (``app.db.erasures``: ``token_check_seconds``)."""
+@contextlib.asynccontextmanager
+async def a_and_b(node_settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, ...]]:
+    """Two nodes and a client of each; b reads the players changed through a every 50 ms."""
     a_settings = node_settings.model_copy(update={"node_id": "a"})
     b_settings = node_settings.model_copy(update={"node_id": "b", "token_check_seconds": 0.05})
     async with (
@@ -153,6 +155,27 @@ async def test_a_node_forgets_a_player_erased_through_another(node_settings: Set
         httpx.AsyncClient(base_url=a.url) as http_a,
         httpx.AsyncClient(base_url=b.url) as http_b,
     ):
+        yield http_a, http_b
+
+
+async def b_comes_to_show(
+    http_b: httpx.AsyncClient, code: str, shows: Callable[[Any], bool]
+) -> None:
+    """Wait, 10 s at most, for b's ROOM of ``code`` to be as ``shows`` asks (b's next round)."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        room = (await http_b.get(f"/api/rooms/{code}")).json()["room"]
+        if shows(room):
+            return
+        assert asyncio.get_running_loop().time() < deadline, room
+        await asyncio.sleep(0.05)  # a wait for b's round, not a race
+
+
+async def test_a_node_forgets_a_player_erased_through_another(node_settings: Settings) -> None:
+    """A table b serves, from which the host removed Zora, still named her in memory after she
+    was erased through a (she held no seat there, so a had nothing to send on to b); b now
+    forgets her at its next round (``app.db.player_news``: ``token_check_seconds``)."""
+    async with a_and_b(node_settings) as (http_a, http_b):
         host, zora = await new_account(http_b, "Host"), await new_account(http_b, "Zora")
         code = (await http_b.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
         assert (await http_b.put(f"/api/rooms/{code}/seats/1", headers=zora.auth)).is_success
@@ -161,35 +184,22 @@ async def test_a_node_forgets_a_player_erased_through_another(node_settings: Set
         body = {"password": "correct horse battery"}
         gone = await http_a.request("DELETE", "/api/accounts/me", json=body, headers=zora.auth)
         assert gone.status_code == 204, gone.text
-        deadline = asyncio.get_running_loop().time() + 10
-        while True:
-            room = (await http_b.get(f"/api/rooms/{code}")).json()["room"]
-            if room["removed"] == [{"id": zora.id, "name": None}]:
-                break
-            assert asyncio.get_running_loop().time() < deadline, room["removed"]
-            await asyncio.sleep(0.05)  # b's next round: a wait for it, not a race
+        await b_comes_to_show(
+            http_b, code, lambda room: room["removed"] == [{"id": zora.id, "name": None}]
+        )
 
 
 async def test_a_node_shows_a_player_renamed_through_another(node_settings: Settings) -> None:
     """Yann sits at a table b serves and renames himself through a: b shows the new name at
     his seat at its next round (``app.db.player_news``)."""
-    a_settings = node_settings.model_copy(update={"node_id": "a"})
-    b_settings = node_settings.model_copy(update={"node_id": "b", "token_check_seconds": 0.05})
-    async with (
-        serve(a_settings) as a,
-        serve(b_settings) as b,
-        httpx.AsyncClient(base_url=a.url) as http_a,
-        httpx.AsyncClient(base_url=b.url) as http_b,
-    ):
+    async with a_and_b(node_settings) as (http_a, http_b):
         host, yann = await new_guest(http_b, "Host"), await new_guest(http_b, "Yann")
         code = (await http_b.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
         assert (await http_b.put(f"/api/rooms/{code}/seats/1", headers=yann.auth)).is_success
         renamed = await http_a.patch("/api/players/me", json={"name": "Yannick"}, headers=yann.auth)
         assert renamed.status_code == 200, renamed.text
-        deadline = asyncio.get_running_loop().time() + 10
-        while True:
-            seat = (await http_b.get(f"/api/rooms/{code}")).json()["room"]["seats"][1]
-            if seat["player"] == {"id": yann.id, "name": "Yannick"}:
-                break
-            assert asyncio.get_running_loop().time() < deadline, seat
-            await asyncio.sleep(0.05)  # b's next round: a wait for it, not a race
+        await b_comes_to_show(
+            http_b,
+            code,
+            lambda room: room["seats"][1]["player"] == {"id": yann.id, "name": "Yannick"},
+        )
