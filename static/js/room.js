@@ -317,6 +317,7 @@ export function showRoom(app, code) {
         }
         if (S.room) {
           announceArrivals(S.room, d);
+          announceRenames(S.room, d);
           announceSettings(S.room, d);
           if (d.host === player.id && S.room.host !== player.id) toast(t("you_host"));
           const wasOut = removedMe();
@@ -1174,6 +1175,17 @@ export function showRoom(app, code) {
       if (!record.player || here.has(record.player.id) || record.player.id === player.id) continue;
       toast(t("sat_down", { name: seatName(after, record.seat) }));
       playSound("turn");
+    }
+  }
+
+  /** A player at the table renamed themselves (the server renames their seat): the others
+   * read who is who now. */
+  function announceRenames(before, after) {
+    for (const record of after.seats) {
+      const was = before.seats[record.seat];
+      if (!record.player || !record.player.name || record.player.id === player?.id) continue;
+      if (!was.player || was.player.id !== record.player.id || !was.player.name || was.player.name === record.player.name) continue;
+      toast(t("renamed", { old: was.player.name, name: record.player.name }));
     }
   }
 
