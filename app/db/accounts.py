@@ -212,6 +212,31 @@ class Accounts:
                 )
             )
 
+    async def reset_password(self, username: str) -> str | None:
+        """A new password for the account, drawn here, for an operator to hand to a person who
+        lost theirs (there is no e-mail to send a link to: ``python -m app.admin``). Every
+        device is signed out (their sockets close: ``TokenWatch``) and the username's failed
+        logins are forgiven. None for an unknown username."""
+        password = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
+        digest = await self._hash(password)
+        async with self._sessions.begin() as session:
+            player_id = await session.scalar(
+                select(m.Account.player_id).where(m.Account.username_key == username.casefold())
+            )
+            if player_id is None:
+                return None
+            await session.execute(
+                update(m.Account)
+                .where(m.Account.player_id == player_id)
+                .values(password_hash=digest)
+            )
+            await session.execute(
+                delete(m.AccountSession).where(m.AccountSession.player_id == player_id)
+            )
+            failures = _keys(username, "")[0]
+            await session.execute(delete(m.LoginFailure).where(m.LoginFailure.key == failures))
+        return password
+
     async def check_password(self, player_id: str, password: str, address: str) -> None:
         """Refuse (``bad_login``) unless ``password`` is the account's: what a signed-in
         device must say before an act it cannot take back (erasing the account)."""

@@ -53,8 +53,10 @@ function form(id, fields, submitText, onSubmit, { button = "primary" } = {}) {
   return el;
 }
 
+/** Log in, and what to do about a lost password: there is no e-mail on file, so the site's
+ * operator draws a new one (`python -m app.admin reset-password`). */
 function loginForm(rerender) {
-  return form(
+  const el = form(
     "login-form",
     [
       { name: "username", label: t("username"), autocomplete: "username", maxlength: "100" },
@@ -69,6 +71,8 @@ function loginForm(rerender) {
       rerender();
     },
   );
+  el.append(h("p", { class: "muted lost-password", text: t("lost_password") }));
+  return el;
 }
 
 function claimForm(player, rerender) {

@@ -110,6 +110,8 @@ def test_a_rated_match_then_an_account_used_from_a_second_browser(
     assert len(ana.query_selector_all(".account-note a[href='#/account']")) == 2
     # Ana makes her account on that page; the others through the API.
     ana.click(".account-note a")
+    # The login form says what to do about a lost password (no e-mail is on file).
+    assert "operator can give you a new one" in ana.inner_text("#login-form .lost-password")
     ana.fill("#claim-form-username", "ana_k")
     ana.fill("#claim-form-password", PASSWORD)
     ana.click("#claim-form button[type=submit]")

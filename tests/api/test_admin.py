@@ -1,0 +1,52 @@
+"""An operator draws a new password for a person who lost theirs (``python -m app.admin
+reset-password``): the new one signs in, the old one does not, every device is signed out and
+the username's failed logins are forgiven. There is no e-mail on file, so without it a
+forgotten password lost the account for good."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from app import admin
+from app.settings import Settings
+from tests.api.test_ratings_quickplay import code_of
+from tests.conftest import new_account
+
+PASSWORD = "correct horse battery"  # new_account's
+
+
+async def test_a_new_password_signs_in_and_every_device_is_signed_out(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ivana = await new_account(http, "Ivana")
+    username = f"Ivana-{ivana.id}"
+    login = {"username": username, "password": "not the password"}
+    # Someone guessed until the username was locked (the default cap is 10 a window).
+    answers = [code_of(await http.post("/api/accounts/login", json=login)) for _ in range(11)]
+    assert answers[-1] == (429, "login_limited") and answers[0] == (401, "bad_login")
+    command = ["reset-password", username.upper()]  # a username in any case
+    assert await asyncio.to_thread(admin.main, command, settings) == 0  # as from a shell
+    said = capsys.readouterr().out
+    assert said.startswith(f"New password for {username.upper()}: ")
+    password = said.splitlines()[0].rsplit(" ", 1)[1]
+    assert len(password) == 16
+    assert code_of(await http.get("/api/players/me", headers=ivana.auth)) == (401, "bad_token")
+    old = {"username": username, "password": PASSWORD}
+    assert code_of(await http.post("/api/accounts/login", json=old)) == (401, "bad_login")
+    signed_in = await http.post(
+        "/api/accounts/login", json={"username": username, "password": password}
+    )
+    assert signed_in.status_code == 200, signed_in.text  # and no longer locked
+    assert signed_in.json()["id"] == ivana.id
+
+
+def test_the_command_prints_the_password_or_says_there_is_no_such_account(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert admin.main(["reset-password", "nobody-at-all"], settings) == 1
+    assert "No account is called 'nobody-at-all'." in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        admin.main(["reset-password"], settings)  # the username is asked for
