@@ -89,13 +89,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     player_repo = Players(sessions)
     retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
-    # A node of a cluster hears of the players erased or renamed through the others.
-    player_news = (
-        PlayerNews(
-            sessions, manager.forget_player, manager.rename_player, settings.token_check_seconds
-        )
-        if settings.node_id
-        else None
+    # Each server hears of the players erased or renamed through another node of its cluster,
+    # or by the operator (``python -m app.admin rename``).
+    player_news = PlayerNews(
+        sessions, manager.forget_player, manager.rename_player, settings.token_check_seconds
     )
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
@@ -142,14 +139,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if gate is not None:
                 gate.start()
             token_watch.start()
-            if player_news is not None:
-                player_news.start()
+            player_news.start()
             yield
         finally:
             await retention.close()
             await token_watch.close()
-            if player_news is not None:
-                await player_news.close()
+            await player_news.close()
             if shared_lobby is not None:
                 await shared_lobby.close()
             if gate is not None:

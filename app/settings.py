@@ -128,9 +128,9 @@ class Settings(BaseSettings):
         description="How often a node asks the database whether the tokens of its open "
         "WebSockets still work: a socket whose token was revoked on another node (a device "
         "signed out, a password changed) is closed (4401) within this time; on the node that "
-        "revoked it, at once. A node of a cluster hears, at the same pace, of the players "
-        "erased or renamed through another (the rooms it holds stop naming them, or show the "
-        "new name).",
+        "revoked it, at once. The server reads, at the same pace, the players "
+        "erased or renamed through another node of its cluster or by the operator (the rooms "
+        "it holds stop naming them, or show the new name).",
     )
     outbox_limit: int = Field(
         default=1000, ge=10, description="Frames queued for a slow client before it is cut off."

@@ -212,19 +212,24 @@ class Accounts:
                 )
             )
 
+    async def player_of(self, username: str) -> str | None:
+        """The player id of the account called ``username`` (in any case), if there is one."""
+        async with self._sessions() as session:
+            return await session.scalar(
+                select(m.Account.player_id).where(m.Account.username_key == username.casefold())
+            )
+
     async def reset_password(self, username: str) -> str | None:
         """A new password for the account, drawn here, for an operator to hand to a person who
         lost theirs (there is no e-mail to send a link to: ``python -m app.admin``). Every
         device is signed out (their sockets close: ``TokenWatch``) and the username's failed
         logins are forgiven. None for an unknown username."""
+        player_id = await self.player_of(username)
+        if player_id is None:
+            return None
         password = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
         digest = await self._hash(password)
         async with self._sessions.begin() as session:
-            player_id = await session.scalar(
-                select(m.Account.player_id).where(m.Account.username_key == username.casefold())
-            )
-            if player_id is None:
-                return None
             await session.execute(
                 update(m.Account)
                 .where(m.Account.player_id == player_id)

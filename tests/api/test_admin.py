@@ -13,7 +13,7 @@ import pytest
 from app import admin
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
-from tests.conftest import new_account
+from tests.conftest import new_account, new_guest, serve
 
 PASSWORD = "correct horse battery"  # new_account's
 
@@ -50,3 +50,41 @@ def test_the_command_prints_the_password_or_says_there_is_no_such_account(
     assert "No account is called 'nobody-at-all'." in capsys.readouterr().err
     with pytest.raises(SystemExit):
         admin.main(["reset-password"], settings)  # the username is asked for
+
+
+async def test_the_operator_renames_a_player_and_the_tables_follow(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """By id (a guest) or username (an account): the server, which reads the renames every
+    ``token_check_seconds``, shows the new name at the player's seat."""
+    quick = settings.model_copy(update={"token_check_seconds": 0.05})
+    async with serve(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
+        rude, host = await new_guest(http, "Rude word"), await new_account(http, "Host")
+        code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+        assert (await http.put(f"/api/rooms/{code}/seats/2", headers=rude.auth)).is_success
+        command = ["rename", rude.id, "  Player 3 "]
+        assert await asyncio.to_thread(admin.main, command, settings) == 0
+        assert capsys.readouterr().out == f"Player {rude.id} is now called Player 3.\n"
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            seat = (await http.get(f"/api/rooms/{code}")).json()["room"]["seats"][2]
+            if seat["player"]["name"] == "Player 3":
+                break
+            assert asyncio.get_running_loop().time() < deadline, seat
+            await asyncio.sleep(0.05)  # the server's next round: a wait for it, not a race
+        me = await http.get("/api/players/me", headers=rude.auth)
+        assert me.json()["name"] == "Player 3"
+        by_username = ["rename", f"HOST-{host.id}", "Hostess"]
+        assert await asyncio.to_thread(admin.main, by_username, settings) == 0
+        assert (await http.get("/api/players/me", headers=host.auth)).json()["name"] == "Hostess"
+
+
+def test_a_rename_of_nobody_or_to_a_bad_name_changes_nothing(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert admin.main(["rename", "nobody-at-all", "Name"], settings) == 1
+    assert "No player has the id or username 'nobody-at-all'." in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        admin.main(["rename", "nobody-at-all", "   "], settings)
+    assert refused.value.code == 2
+    assert "a name has 1 to 32 characters" in capsys.readouterr().err
