@@ -71,10 +71,10 @@ class Player(Base):
     # When the person erased their account (``Accounts.erase``): the row stays, nameless, for
     # the rooms and match seats that point at its id.
     erased_at: Mapped[datetime | None] = mapped_column(index=True)
-    """Indexed: every node of a cluster asks for those erased lately (``app.db.player_news``)."""
+    """Indexed: every server asks for those erased lately (``app.db.player_news``)."""
     renamed_at: Mapped[datetime | None] = mapped_column(index=True)
-    """When the player last renamed themselves; every node of a cluster asks for those renamed
-    lately, to show the name at their seats (``app.db.player_news``)."""
+    """When the player was last renamed (by themselves or the operator); every server asks for
+    those renamed lately, to show the name at their seats (``app.db.player_news``)."""
 
 
 class Room(Base):

@@ -1,13 +1,14 @@
-"""What a node must hear of the players changed through another: erased, or renamed.
+"""What a server must hear of the players changed elsewhere: erased, or renamed.
 
 ``Accounts.erase`` scrubs the database and ``Players.rename`` writes the new name into the
 player's stored seats; the node that served the call tells the rooms in its own memory at once
-(``RoomManager.forget_player``, ``RoomManager.rename_player``). In a cluster, a room another node
-serves keeps in memory what it had read — an erased player's chat lines, their seat in the last
-match, their name among those the host removed; a renamed player's old name at their seat — and
-would show it until it is next loaded, which for a busy room is hours. So every node asks the
-database, every ``interval`` seconds, which players were erased or renamed since it last asked,
-and tells its rooms too. As for signed-out tokens (``app.transport.revocation``), this needs no
+(``RoomManager.forget_player``, ``RoomManager.rename_player``). A room another node of a cluster
+serves, or any room when the operator renamed the player (``python -m app.admin``), keeps in
+memory what it had read — an erased player's chat lines, their seat in the last match, their
+name among those the host removed; a renamed player's old name at their seat — and would show it
+until it is next loaded, which for a busy room is hours. So every server asks the database,
+every ``interval`` seconds, which players were erased or renamed since it last asked, and tells
+its rooms too. As for signed-out tokens (``app.transport.revocation``), this needs no
 message between nodes and nothing is lost when a node is down or busy: it reads what it missed
 at its next round.
 

@@ -81,7 +81,7 @@ class Players:
     async def rename(self, player_id: str, name: str) -> Player:
         """The new name, and at every table where the player holds a seat (stored: a room
         loaded from now on shows it; the rooms in memory are told by the caller, and by every
-        node of a cluster, ``app.db.player_news``, which reads ``renamed_at``)."""
+        server, ``app.db.player_news``, which reads ``renamed_at``)."""
         async with self._sessions.begin() as session:
             await session.execute(
                 update(m.Player)

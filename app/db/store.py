@@ -1073,10 +1073,25 @@ def _read_rooms(
         )
     loaded: dict[str, StoredRoom] = {}
     for room_id, room_row in rooms.items():
-        (_, code, host_id, rules, target, public, turn_seconds, bot_level, rated, pause) = room_row[
-            :10
-        ]
-        (accounts_only, status, version, match_id, next_seed, votes, removed) = room_row[10:]
+        (
+            _,
+            code,
+            host_id,
+            rules,
+            target,
+            public,
+            turn_seconds,
+            bot_level,
+            rated,
+            pause,
+            accounts_only,
+            status,
+            version,
+            match_id,
+            next_seed,
+            votes,
+            removed,
+        ) = room_row  # ``room_columns``
         match = None
         if match_id is not None and match_id in matches:
             match_rules, match_target, first_dealer, match_finished, scoresheet = matches[match_id]

@@ -92,7 +92,7 @@ class SeatsChanged:
 
 @dataclass(frozen=True, slots=True)
 class SeatRenamed:
-    """The player at ``seat`` renamed themselves: only the seat's name changes (a match being
+    """The player at ``seat`` was renamed: only the seat's name changes (a match being
     played keeps its stand-ins and away clocks, which a whole ``SeatsChanged`` would rewrite)."""
 
     seat: int

@@ -494,6 +494,14 @@ class Room:
             lambda: self._configure(player_id, changes, command_id, account), reply
         )
 
+    async def rename(self, player_id: str, name: str) -> int:
+        """The player was renamed, by themselves or the operator (``Players.rename``, which
+        stored it at every seat of theirs already): their seat here shows ``name``
+        from now on, to everyone at once. The match being played and those played keep the
+        names they began with (``match_seats``, their records); chat lines the names they were
+        written under."""
+        return await self._call(lambda: self._rename(player_id, name))
+
     async def readmit(
         self,
         player_id: str,
@@ -567,13 +575,6 @@ class Room:
     @property
     def subscriber_count(self) -> int:
         return len(self._subscribers)
-
-    async def rename(self, player_id: str, name: str) -> int:
-        """The player renamed themselves (``Players.rename``): their seat here shows ``name``
-        from now on, to everyone at once. The match being played and those played keep the
-        names they began with (``match_seats``, their records); chat lines the names they were
-        written under."""
-        return await self._call(lambda: self._rename(player_id, name))
 
     def forget_player(self, player_id: str) -> None:
         """An erased account (``Accounts.erase``, which scrubbed storage) is no longer named by

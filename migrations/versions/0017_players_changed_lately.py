@@ -1,4 +1,4 @@
-"""the players erased or renamed lately, which every node of a cluster reads
+"""the players erased or renamed lately, which every server reads
 (app.db.player_news): erased_at indexed, renamed_at added and indexed
 
 Revision ID: 0017
