@@ -99,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     lease: Lease | None = make_lease(engine) if leases is None else None
     redis = redis_client(settings.redis_url) if settings.redis_url else None
     creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
+    # Each rename is news at the player's tables (a seat, a line for the others): bounded.
+    renames: Limiter = LocalLimiter(1 / settings.rename_seconds, settings.rename_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
     gate = None  # WebSockets per address: counted by this process unless Redis is shared
@@ -115,6 +117,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.redis_prefix + "create:",
             settings.create_per_second,
             settings.create_burst,
+        )
+        renames = RedisLimiter(
+            redis,
+            settings.redis_prefix + "rename:",
+            1 / settings.rename_seconds,
+            settings.rename_burst,
         )
         if settings.node_id:
             lobby = shared_lobby = RedisLobby(
@@ -172,6 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager,
         History(sessions),
         creations,
+        renames,
         lobby,
         Accounts(
             sessions,

@@ -76,6 +76,15 @@ class Settings(BaseSettings):
     create_burst: int = Field(
         default=60, ge=1, description="New guests + rooms one address may make in a burst."
     )
+    rename_burst: int = Field(
+        default=3,
+        ge=1,
+        description="Renames one player may make at once (then one per rename_seconds): every "
+        "rename is told to everyone at the player's tables.",
+    )
+    rename_seconds: float = Field(
+        default=20.0, gt=0, description="Seconds between a player's renames, past the burst."
+    )
     http_per_second: float = Field(
         default=50.0,
         gt=0,

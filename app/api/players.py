@@ -66,10 +66,13 @@ async def me(player: PlayerDep) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name)
 
 
-@router.patch("/me", response_model=PlayerOut, responses=responses(400, 401))
+@router.patch("/me", response_model=PlayerOut, responses=responses(400, 401, 429))
 async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
     """Change your display name: at every table where you hold a seat too (the matches keep the
     names they began with)."""
+    if not await services.renames.allow(player.id):
+        # Each rename is told at the player's tables: a stream of them would flood the others.
+        raise RoomError("rate_limited", "You renamed yourself a moment ago: wait a little.")
     renamed = await services.players.rename(player.id, body.name)
     await services.rooms.rename_player(player.id, renamed.name)
     return PlayerOut(id=renamed.id, name=renamed.name)

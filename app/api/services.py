@@ -29,6 +29,8 @@ class Services:
     rooms: RoomManager
     history: History
     creations: Limiter
+    renames: Limiter
+    """Per player id: how often they may rename themselves (each rename reaches their tables)."""
     lobby: Lobby
     accounts: Accounts
     ratings: Ratings

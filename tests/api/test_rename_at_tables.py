@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import httpx
 
+from tests.api.test_ratings_quickplay import code_of
 from tests.conftest import Server, new_guest, ws_client
 
 
@@ -51,3 +52,20 @@ async def test_a_rename_shows_at_every_table_where_the_player_sits(
     assert refused.status_code == 422
     room = (await http.get(f"/api/rooms/{waiting}")).json()["room"]
     assert room["seats"][2]["player"]["name"] == "Ivanka"
+
+
+async def test_renames_are_limited_and_one_refused_changes_nothing(
+    http: httpx.AsyncClient,
+) -> None:
+    """Each rename is told at the player's tables, so a stream of them would flood the others
+    with "… is now called …": three at once, then one every ``rename_seconds`` (20)."""
+    ivana = await new_guest(http, "Ivana")
+    for name in ("Iva", "Ivanka", "Ivana K."):
+        renamed = await http.patch("/api/players/me", json={"name": name}, headers=ivana.auth)
+        assert renamed.status_code == 200
+    refused = await http.patch("/api/players/me", json={"name": "Spam"}, headers=ivana.auth)
+    assert code_of(refused) == (429, "rate_limited")
+    assert (await http.get("/api/players/me", headers=ivana.auth)).json()["name"] == "Ivana K."
+    other = await new_guest(http, "Other")  # the limit is the player's, not the address's
+    renamed = await http.patch("/api/players/me", json={"name": "Otto"}, headers=other.auth)
+    assert renamed.status_code == 200
