@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { settingsControls } from "./settings-form.js";
+import { accountNote } from "./ui.js";
 
 const sameRules = (a, b) => {
   const keys = Object.keys(a);
@@ -56,6 +57,8 @@ export function settingsDialog(rules, room, { save, close, chosen = null }) {
     settings.gameFields(),
     settings.visibility,
     settings.accountsOnly,
+    // A guest host cannot keep the table for accounts (the box is disabled): the note says why.
+    room.accounts_only ? null : accountNote("accounts_only_needs_account"),
     settings.botField(),
     h("p", { class: "muted", text: t("settings_note") }),
     // "Cancel" first: Escape presses the first button of a dialog (room.js, dialog.js).

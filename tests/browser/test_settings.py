@@ -38,6 +38,10 @@ def test_the_host_changes_the_settings_and_the_guest_is_told(new_page: Any) -> N
     assert host.input_value("#set-turn") == "0"
     assert host.is_checked("#set-hr-must_undertrump")
     assert host.is_checked("#settings-dialog input[value=private]")
+    # A guest host cannot keep the table for accounts, and is told why.
+    assert host.is_disabled("#set-accounts-only")
+    note = host.inner_text("#settings-dialog .account-note")
+    assert note.startswith("Keeping a table for signed-in players needs an account of your own.")
     host.keyboard.press("Escape")  # cancelled: nothing is sent
     host.wait_for_selector("#settings-dialog", state="detached")
     assert host.evaluate("() => document.activeElement.id") == "room-settings"
