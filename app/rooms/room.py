@@ -107,6 +107,10 @@ class RoomTimings:
     retry_seconds: float = 0.5  # a timed step that failed waits this long before it tries again,
     retry_max_seconds: float = 30.0  # doubling with each failure in a row, up to this
     max_turn_seconds: float = 600.0  # the longest turn timer a room may have
+    watchers_seconds: float = 2.0
+    """How long after someone comes to watch, or goes, the table is told how many watch (ROOM's
+    ``watchers``). Waiting bounds the cost: sockets opened and closed in a stream cost one ROOM,
+    and one stored version, per this many seconds, whatever their number."""
 
 
 @dataclass(slots=True)
@@ -178,6 +182,8 @@ class Room:
         # a restored room's grace period goes on from then.
         self._away_since: dict[int, float] = {}
         self._next_deal_timer: _Timer | None = None
+        self._watchers_timer: _Timer | None = None
+        self._watchers_told = 0  # as the last ROOM sent said (``watchers_seconds``)
         # A restored room's clocks count from when its match last moved (``StoredMatch``),
         # until ``start`` has armed them; None for a new room, and from then on.
         self._moved_at: float | None = None
@@ -610,6 +616,7 @@ class Room:
             "bot_level": self.config.bot_level,
             "rated": self.config.rated,
             "accounts_only": self.config.accounts_only,
+            "watchers": self._watchers(),
             "deal_pause_seconds": self._deal_pause(),
             "next_deal": self._next_deal_info(),
             "host": self.config.host_id,
@@ -681,6 +688,7 @@ class Room:
             self._subscribers.pop(subscriber, None)
             self.standins = standins
             raise
+        self._schedule_watchers()
 
     async def _back(self, seat: int) -> None:
         """The seat's player is back at the table: no stand-in plays for them, no away clock
@@ -725,6 +733,34 @@ class Room:
             if stored:
                 self._away_since[seat] = since
         elif self._host_here() != host_was_here:  # a watching host left
+            await self._commit([], [self._room_event()])
+        self._schedule_watchers()
+
+    def _watchers(self) -> int:
+        """How many watch without a seat: each player once (in any number of tabs), and each
+        socket without a player (nobody knows who they are)."""
+        seated = {record.player_id for record in self.seats}
+        players = set()
+        anonymous = 0
+        for subscriber in self._subscribers:
+            if subscriber.player_id is None:
+                anonymous += 1
+            elif subscriber.player_id not in seated:
+                players.add(subscriber.player_id)
+        return anonymous + len(players)
+
+    def _schedule_watchers(self, delay: float | None = None) -> None:
+        """Tell the table how many watch, ``watchers_seconds`` (or ``delay``) from now, unless
+        it is told already (by then, any ROOM sent meanwhile may have said it)."""
+        if self._watchers_timer is None and self._watchers() != self._watchers_told:
+            self._watchers_timer = self._timer(
+                self._timings.watchers_seconds if delay is None else delay,
+                lambda: self._post_retrying(self._tell_watchers, self._schedule_watchers),
+            )
+
+    async def _tell_watchers(self) -> None:
+        self._watchers_timer = None
+        if self._watchers() != self._watchers_told:
             await self._commit([], [self._room_event()])
 
     # ---- the game -------------------------------------------------------------------------
@@ -1401,7 +1437,11 @@ class Room:
 
     def _all_timers(self) -> list[_Timer]:
         timers = list(self._away_timers.values())
-        timers += [t for t in (self._turn_timer, self._next_deal_timer) if t is not None]
+        timers += [
+            t
+            for t in (self._turn_timer, self._next_deal_timer, self._watchers_timer)
+            if t is not None
+        ]
         return timers
 
     def _bot_plays(self, seat: int) -> bool:
@@ -1541,6 +1581,7 @@ class Room:
         for event in events:
             if event.t == "room":
                 event.data = self.summary()  # presence as of sending
+                self._watchers_told = event.data["watchers"]
             elif event.deal is not None:
                 event.data = {**event.data, "turn": self._turn_preview(event.deal)}
             self._backlog.append(event)

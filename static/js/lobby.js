@@ -104,6 +104,7 @@ function publicRow(room) {
     [
       room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
       room.accounts_only ? h("span", { class: "muted", text: t("accounts_only_fact") }) : null,
+      room.watchers ? h("span", { class: "muted", title: t("watching_explain"), text: t("watching_n", { n: room.watchers }) }) : null,
       h("span", { class: "muted", text: `${t("target")} ${room.target}` }),
       h("span", { class: "muted", text: room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off") }),
       house ? h("span", { class: "muted house", text: house }) : null,

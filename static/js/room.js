@@ -538,6 +538,8 @@ export function showRoom(app, code) {
           room.public ? t("public") : t("private"),
           room.rated ? dotItem(ratedBadge(room), { plain: true }) : null,
           room.accounts_only ? t("accounts_only_fact") : null,
+          // Who watches is theirs to know; how many is the table's (a private link passed on).
+          room.watchers ? h("span", { class: "watchers", title: t("watching_explain"), text: t("watching_n", { n: room.watchers }) }) : null,
           house ? h("span", { class: "muted", text: house }) : null,
         ]),
         // Between matches the host may change them (room-settings.js), beside what they are.
