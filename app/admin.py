@@ -10,6 +10,12 @@
   the player sits show the new name within ``BELOTE_TOKEN_CHECK_SECONDS`` (every server reads
   the renames, ``app.db.player_news``); a username, which the leaderboards show beside the
   name, cannot be changed.
+- ``suspend PLAYER --reason TEXT [--days N]``: a player who breaks the site's rules (abuse in
+  the chat, throwing matches) may watch but not play (``app.rooms.suspensions``), for N days
+  (fractions allowed) or until lifted. They are told the reason and the end, nobody else is.
+  Every server applies it within ``BELOTE_TOKEN_CHECK_SECONDS``: the player stands up at the
+  tables where they sit between matches, and at the end of a match they are playing.
+- ``lift PLAYER``: the suspension ends now.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -46,15 +53,40 @@ async def reset_password(settings: Settings, username: str) -> str | None:
     return await _on_database(settings, lambda s: Accounts(s).reset_password(username))
 
 
+async def _player_of(sessions: async_sessionmaker[AsyncSession], who: str) -> str | None:
+    """The id of the player whose id or account's username is ``who``."""
+    if await Players(sessions).by_id(who) is not None:
+        return who
+    return await Accounts(sessions).player_of(who)
+
+
 async def rename(settings: Settings, who: str, name: str) -> str | None:
     """Rename the player whose id or account's username is ``who``; their id, or None."""
 
     async def work(sessions: async_sessionmaker[AsyncSession]) -> str | None:
-        players = Players(sessions)
-        player_id = who if await players.by_id(who) is not None else None
-        player_id = player_id or await Accounts(sessions).player_of(who)
+        player_id = await _player_of(sessions, who)
         if player_id is not None:
-            await players.rename(player_id, name)
+            await Players(sessions).rename(player_id, name)
+        return player_id
+
+    return await _on_database(settings, work)
+
+
+async def suspend(
+    settings: Settings, who: str, reason: str | None, until: datetime | None
+) -> str | None:
+    """Suspend (``reason`` None: lift the suspension of) the player whose id or account's
+    username is ``who``; their id, or None."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> str | None:
+        player_id = await _player_of(sessions, who)
+        if player_id is None:
+            return None
+        players = Players(sessions)
+        if reason is None:
+            await players.lift_suspension(player_id)
+        else:
+            await players.suspend(player_id, reason, until)
         return player_id
 
     return await _on_database(settings, work)
@@ -74,8 +106,23 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     renaming = commands.add_parser("rename", help="give a player another display name")
     renaming.add_argument("player", help="the player's id, or an account's username")
     renaming.add_argument("name", type=_name, help="the new display name (1 to 32 characters)")
+    suspending = commands.add_parser("suspend", help="let a player watch but not play")
+    suspending.add_argument("player", help="the player's id, or an account's username")
+    suspending.add_argument(
+        "--reason",
+        required=True,
+        type=_reason,
+        help="what the player is told (1 to 200 characters)",
+    )
+    suspending.add_argument(
+        "--days", type=_days, help="how long (fractions allowed); without it, until lifted"
+    )
+    lifting = commands.add_parser("lift", help="end a player's suspension now")
+    lifting.add_argument("player", help="the player's id, or an account's username")
     args = parser.parse_args(argv)
     settings = settings or Settings()
+    if args.command in ("suspend", "lift"):
+        return _suspend(settings, args)
     if args.command == "reset-password":
         password = asyncio.run(reset_password(settings, args.username))
         if password is None:
@@ -90,6 +137,43 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         return 1
     print(f"Player {player_id} is now called {args.name}.")
     return 0
+
+
+def _suspend(settings: Settings, args: argparse.Namespace) -> int:
+    lifting = args.command == "lift"
+    until = None
+    if not lifting and args.days is not None:
+        until = datetime.now(UTC) + timedelta(days=args.days)
+    reason = None if lifting else args.reason
+    player_id = asyncio.run(suspend(settings, args.player, reason, until))
+    if player_id is None:
+        print(f"No player has the id or username {args.player!r}.", file=sys.stderr)
+        return 1
+    if lifting:
+        print(f"Player {player_id} may play again.")
+    else:
+        end = "until lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+        print(f"Player {player_id} is suspended {end}.")
+    seconds = settings.token_check_seconds
+    print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")
+    return 0
+
+
+def _reason(raw: str) -> str:
+    text = " ".join(raw.split())
+    if not 1 <= len(text) <= 200:
+        raise argparse.ArgumentTypeError("a reason has 1 to 200 characters")
+    return text
+
+
+def _days(raw: str) -> float:
+    try:
+        days = float(raw)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not a number of days: {raw!r}") from error
+    if not 0 < days <= 36500:
+        raise argparse.ArgumentTypeError("days are more than 0 and at most 36500")
+    return days
 
 
 def _name(raw: str) -> str:

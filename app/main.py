@@ -90,9 +90,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
     # Each server hears of the players erased or renamed through another node of its cluster,
-    # or by the operator (``python -m app.admin rename``).
+    # or by the operator (``python -m app.admin rename``), and of the operator's suspensions.
     player_news = PlayerNews(
-        sessions, manager.forget_player, manager.rename_player, settings.token_check_seconds
+        sessions,
+        manager.forget_player,
+        manager.rename_player,
+        settings.token_check_seconds,
+        suspend=manager.suspend_player,
     )
 
     # A single server keeps others off its database; a cluster's nodes share it by room.
@@ -137,6 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.start()
             if leases is not None:
                 await leases.start()
+            for player_id, suspension in (await player_repo.suspensions()).items():
+                manager.suspensions.set(player_id, suspension)  # before any room is served
             await manager.restore_all()
             await ratings_repo.catch_up()
             manager.start_sweeping()

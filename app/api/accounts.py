@@ -19,6 +19,7 @@ from app.api.services import (
     SignedInCreationLimit,
     TokenDep,
 )
+from app.api.suspension import SuspensionOut, suspension_of
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"], responses=responses(400, 413, 422))
 SIGNED_IN = responses(401, 409)  # a guest or account token; `not_an_account` for a guest
@@ -60,6 +61,12 @@ class AccountOut(BaseModel):
     id: str
     name: str
     username: str | None = Field(description="None while the player is a guest.")
+
+
+class AccountMeOut(AccountOut):
+    suspension: SuspensionOut | None = Field(
+        description="Set while the site's operator has suspended you: you may watch, not play."
+    )
 
 
 class SignedInOut(AccountOut):
@@ -166,10 +173,11 @@ async def logout(token: TokenDep, services: ServicesDep) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/me", response_model=AccountOut, responses=SIGNED_IN)
-async def me(player: PlayerDep, services: ServicesDep) -> AccountOut:
+@router.get("/me", response_model=AccountMeOut, responses=SIGNED_IN)
+async def me(player: PlayerDep, services: ServicesDep) -> AccountMeOut:
     username = await services.accounts.username_of(player.id)
-    return AccountOut(id=player.id, name=player.name, username=username)
+    suspension = suspension_of(services, player.id)
+    return AccountMeOut(id=player.id, name=player.name, username=username, suspension=suspension)
 
 
 @router.put(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.api.services import Services
 from app.rooms.errors import RoomElsewhere, RoomError
-from app.rooms.room import PLAYING, Room
+from app.rooms.room import PLAYING
 
 
 async def erase_player(services: Services, player_id: str) -> None:
@@ -28,21 +28,9 @@ async def erase_player(services: Services, player_id: str) -> None:
             elsewhere = error
             continue
         if room is not None:
-            await _let_go(room, player_id)
+            await room.let_go(player_id)
     if elsewhere is not None:
         raise elsewhere
     await services.accounts.erase(player_id)
     services.rooms.forget_player(player_id)
     services.revoked()
-
-
-async def _let_go(room: Room, player_id: str) -> None:
-    """Leave ``room`` for good: hand it to the first other person at the table if the player
-    hosts it (an erased host never comes back, and only the host may change the settings or
-    remove a player), and stand up between matches."""
-    if room.config.host_id == player_id:
-        heirs = [seat for seat, r in enumerate(room.seats) if r.player_id not in (None, player_id)]
-        if heirs:
-            await room.hand_over(player_id, heirs[0])
-    if room.status != PLAYING and room.seat_of(player_id) is not None:
-        await room.leave(player_id)

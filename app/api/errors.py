@@ -43,6 +43,7 @@ STATUS = {
     "accounts_only": 403,
     "not_seated": 403,
     "removed": 403,
+    "suspended": 403,
     "unknown_room": 404,
     "unknown_match": 404,
     "unknown_deal": 404,
@@ -66,7 +67,8 @@ MEANING = {
     403: "`not_host` or `not_seated`: the room does not let you do that; `removed`: the host "
     "removed you from the room, which you may watch but not sit in; `account_required`: "
     "rated play is for signed-in accounts, not guests; `accounts_only`: the host keeps this "
-    "table for signed-in players (a guest may watch).",
+    "table for signed-in players (a guest may watch); `suspended`: the site's operator has "
+    "suspended you (you may watch, not play: `GET /api/players/me` says why and until when).",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "

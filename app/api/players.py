@@ -13,6 +13,7 @@ from app.api.erasure import erase_player
 from app.api.errors import responses
 from app.api.paths import PlayerId
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
+from app.api.suspension import SuspensionOut, Unsuspended, suspension_of
 from app.rooms.errors import RoomError
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(413, 422))
@@ -61,12 +62,25 @@ async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
     return NewPlayerOut(id=player.id, name=player.name, token=token)
 
 
-@router.get("/me", response_model=PlayerOut, responses=responses(401))
-async def me(player: PlayerDep) -> PlayerOut:
-    return PlayerOut(id=player.id, name=player.name)
+class PlayerMeOut(PlayerOut):
+    suspension: SuspensionOut | None = Field(
+        description="Set while the site's operator has suspended you: you may watch, not play."
+    )
 
 
-@router.patch("/me", response_model=PlayerOut, responses=responses(400, 401, 429))
+@router.get("/me", response_model=PlayerMeOut, responses=responses(401))
+async def me(player: PlayerDep, services: ServicesDep) -> PlayerMeOut:
+    return PlayerMeOut(
+        id=player.id, name=player.name, suspension=suspension_of(services, player.id)
+    )
+
+
+@router.patch(
+    "/me",
+    response_model=PlayerOut,
+    responses=responses(400, 401, 403, 429),
+    dependencies=[Unsuspended],
+)
 async def rename(body: NameIn, player: PlayerDep, services: ServicesDep) -> PlayerOut:
     """Change your display name: at every table where you hold a seat too (the matches keep the
     names they began with)."""

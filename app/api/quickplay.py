@@ -11,6 +11,7 @@ from pydantic import Field
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
+from app.api.suspension import Unsuspended
 from app.rooms.matchmaking import WAIT_MAX, WAIT_MIN
 
 router = APIRouter(
@@ -30,7 +31,7 @@ class QuickPlayIn(Body):
 
 # A request becomes a new room (started at once, bots in the empty seats, after 5 s at least):
 # it takes from the address's allowance of new guests and rooms, as ``POST /api/rooms`` does.
-@router.post("", dependencies=[SignedInCreationLimit], responses=responses(403, 429))
+@router.post("", dependencies=[Unsuspended, SignedInCreationLimit], responses=responses(403, 429))
 async def join(body: QuickPlayIn, player: PlayerDep, services: ServicesDep) -> dict[str, Any]:
     """Wait for a table (replacing any earlier request); the reply is as ``GET``'s."""
     return await services.quickplay.join(player, body.preset, body.rated, body.wait_seconds)

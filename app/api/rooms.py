@@ -15,6 +15,7 @@ from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import PlayerId, RoomCode
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
+from app.api.suspension import Unsuspended
 from app.rooms.config import MOST_DEAL_PAUSE, MOST_TARGET
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
@@ -145,7 +146,7 @@ async def rules() -> dict[str, Any]:
     "/rooms",
     status_code=201,
     response_model=VersionOut,
-    dependencies=[SignedInCreationLimit],
+    dependencies=[Unsuspended, SignedInCreationLimit],
     responses=responses(400, 401, 403, 429),
 )
 async def create_room(body: RoomIn, player: PlayerDep, services: ServicesDep) -> VersionOut:

@@ -75,6 +75,13 @@ class Player(Base):
     renamed_at: Mapped[datetime | None] = mapped_column(index=True)
     """When the player was last renamed (by themselves or the operator); every server asks for
     those renamed lately, to show the name at their seats (``app.db.player_news``)."""
+    # The operator's suspension (``app.rooms.suspensions``): in force while the reason is set
+    # and the end (None: none set) is still to come.
+    suspension_reason: Mapped[str | None] = mapped_column(String(200))
+    suspended_until: Mapped[datetime | None]
+    suspension_changed_at: Mapped[datetime | None] = mapped_column(index=True)
+    """When the operator last suspended the player or lifted it; every server asks for those
+    changed lately (``app.db.player_news``)."""
 
 
 class Room(Base):

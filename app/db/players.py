@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
 from app.rooms.ports import Player
+from app.rooms.suspensions import Suspension
 
 
 def hash_token(token: str) -> str:
@@ -92,3 +93,51 @@ class Players:
                 update(m.Seat).where(m.Seat.player_id == player_id).values(name=name)
             )
         return Player(player_id, name)
+
+    async def suspend(self, player_id: str, reason: str, until: datetime | None) -> bool:
+        """Suspend the player (``app.rooms.suspensions``) until ``until`` (None: until lifted),
+        telling them ``reason``; replaces a suspension in force. False for an unknown or erased
+        player."""
+        return await self._set_suspension(player_id, reason, until)
+
+    async def lift_suspension(self, player_id: str) -> bool:
+        """End the player's suspension now; False for an unknown or erased player."""
+        return await self._set_suspension(player_id, None, None)
+
+    async def _set_suspension(
+        self, player_id: str, reason: str | None, until: datetime | None
+    ) -> bool:
+        async with self._sessions.begin() as session:
+            done = await session.execute(
+                update(m.Player)
+                .where(m.Player.id == player_id, m.Player.erased_at.is_(None))
+                .values(
+                    suspension_reason=reason,
+                    suspended_until=until,
+                    suspension_changed_at=datetime.now(UTC),
+                )
+            )
+        return bool(getattr(done, "rowcount", 0))
+
+    async def suspensions(self) -> dict[str, Suspension]:
+        """The suspensions in force now, by player (what a server knows when it starts)."""
+        now = datetime.now(UTC)
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(m.Player.id, m.Player.suspension_reason, m.Player.suspended_until).where(
+                    m.Player.suspension_reason.is_not(None),
+                    m.Player.erased_at.is_(None),
+                    m.Player.suspended_until.is_(None) | (m.Player.suspended_until > now),
+                )
+            )
+            held = {
+                player_id: stored_suspension(reason, until) for player_id, reason, until in rows
+            }
+        return {player_id: s for player_id, s in held.items() if s is not None}
+
+
+def stored_suspension(reason: str | None, until: datetime | None) -> Suspension | None:
+    """The suspension a player's row holds (``reason`` None: none)."""
+    if reason is None:
+        return None
+    return Suspension(reason, None if until is None else until.timestamp())

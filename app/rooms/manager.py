@@ -31,6 +31,7 @@ from app.rooms.ports import (
 )
 from app.rooms.room import FINISHED, WAITING, Room, RoomTimings, check_seat
 from app.rooms.shuffle import new_seed
+from app.rooms.suspensions import Suspension, Suspensions
 from app.rooms.thinking import InlineBot
 from app.tasks import stop_task
 
@@ -151,6 +152,7 @@ class RoomManager:
         public: PublicList | None = None,
         on_match_end: Callable[[str], None] | None = None,
         ownership: Ownership | None = None,
+        suspensions: Suspensions | None = None,
     ) -> None:
         self._ownership: Ownership = SingleNode() if ownership is None else ownership
         self._ownership.on_lost(self._lost)
@@ -161,6 +163,8 @@ class RoomManager:
         self._policy_factory = policy_factory
         self._idle_seconds = idle_seconds
         self._on_match_end = on_match_end  # told each finished match's id (ratings)
+        self.suspensions = Suspensions() if suspensions is None else suspensions
+        self._letting_go: set[asyncio.Task[None]] = set()
         self._rooms: dict[str, Room] = {}
         self._public = PublicList() if public is None else public
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -222,8 +226,9 @@ class RoomManager:
 
     def _adopt(self, room: Room) -> None:
         """Serve ``room`` from now on: listed if it is public, told whom to tell of its news."""
-        room.on_match_end = self._on_match_end
+        room.on_match_end = lambda match_id: self._match_ended(room, match_id)
         room.on_publicity_change = self._publicity_changed
+        room.suspended = self.suspensions.holds
         self._rooms[room.config.code] = room
         self._public.add(room)
         room.start()
@@ -259,6 +264,38 @@ class RoomManager:
                 await room.rename(player_id, name)
             except Exception:
                 log.exception("room %s: the seat of a renamed player", room.config.code)
+
+    def _match_ended(self, room: Room, match_id: str) -> None:
+        """A finished match (stored) is rated; a suspended player it kept seated goes now."""
+        if self._on_match_end is not None:
+            self._on_match_end(match_id)
+        for record in room.seats:
+            if record.player_id is not None and self.suspensions.holds(record.player_id):
+                task = asyncio.create_task(self._let_go(room, record.player_id))
+                self._letting_go.add(task)
+                task.add_done_callback(self._letting_go.discard)
+
+    async def suspend_player(self, player_id: str, suspension: Suspension | None) -> None:
+        """The operator suspended the player (``suspension``) or lifted it (None). While it
+        holds they may watch, not play (``Room.suspended``): every room this node holds lets
+        them go (``Room.let_go``: the seat between matches, at once; during one, when it
+        ends) and hands the tables they host to another player there."""
+        if not self.suspensions.set(player_id, suspension):
+            return
+        if self._loading:
+            await asyncio.wait(list(self._loading.values()))  # never cancels the loads
+        for room in list(self._rooms.values()):
+            await self._let_go(room, player_id)
+
+    async def _let_go(self, room: Room, player_id: str) -> None:
+        """``Room.let_go``; a room that cannot (put away, its store failing) is passed over:
+        the player still may not play there, and the host may remove them."""
+        if room.seat_of(player_id) is None and room.config.host_id != player_id:
+            return
+        try:
+            await room.let_go(player_id)
+        except Exception:
+            log.exception("room %s: letting a suspended player go", room.config.code)
 
     def forget_player(self, player_id: str) -> None:
         """Stop naming an erased account in every room this node holds (``Room.forget_player``);

@@ -196,6 +196,9 @@ class Room:
         """Told the id of each match this room finishes, once it is stored (ratings)."""
         self.on_publicity_change: Callable[[Room], None] | None = None
         """Told of the room when the host made it public or private, once stored (the lobby)."""
+        self.suspended: Callable[[str], bool] = _nobody
+        """Whether the operator suspended a player (``app.rooms.suspensions``): they may watch,
+        not sit, start, ask for a rematch or write in the chat."""
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -507,6 +510,18 @@ class Room:
         names they began with (``match_seats``, their records); chat lines the names they were
         written under."""
         return await self._call(lambda: self._rename(player_id, name))
+
+    async def let_go(self, player_id: str) -> None:
+        """The player leaves this table for good (erased) or for now (suspended): if they host
+        it, it goes to the first other person at the table (only the host may change the
+        settings or remove a player); between matches they stand up. During a match they
+        keep their seat (``RoomManager`` lets them go once it ends)."""
+        if self.config.host_id == player_id:
+            heirs = [s for s, r in enumerate(self.seats) if r.player_id not in (None, player_id)]
+            if heirs:
+                await self.hand_over(player_id, heirs[0])
+        if self.status != PLAYING and self.seat_of(player_id) is not None:
+            await self.leave(player_id)
 
     async def readmit(
         self,
@@ -1089,6 +1104,7 @@ class Room:
         if current == seat:
             self._remember(player_id, command_id)
             return self.version
+        self._check_not_suspended(player_id)
         if self.status == PLAYING:
             raise RoomError("match_in_progress", "Seats can change only between matches.")
         if self.config.rated and not account:
@@ -1312,6 +1328,7 @@ class Room:
     ) -> int:
         self._require_host(player_id)
         self._check_fresh(player_id, command_id)
+        self._check_not_suspended(player_id)
         if self.status != WAITING:
             raise RoomError("match_in_progress", "The match has already started.")
         empty = [i for i, s in enumerate(self.seats) if s.player_id is None and not s.bot]
@@ -1324,6 +1341,7 @@ class Room:
     async def _rematch(self, player_id: str, command_id: CommandId | None) -> int:
         seat = self._require_seat(player_id)
         self._check_fresh(player_id, command_id)
+        self._check_not_suspended(player_id)
         if self.status != FINISHED:
             raise RoomError("match_in_progress", "A rematch is offered when the match is over.")
         votes = set(self.rematch_votes)
@@ -1409,6 +1427,7 @@ class Room:
             )
         if not chat_writable(text):
             raise RoomError("bad_chat", "A chat message cannot hold control characters.")
+        self._check_not_suspended(player_id)
         seat = self.seat_of(player_id)
         if seat is None:  # the chat is the players': spectators read it, they do not write in it
             raise RoomError("not_seated", "Only the players at the table write in its chat.")
@@ -1668,6 +1687,12 @@ class Room:
         if player_id != self.config.host_id:
             raise RoomError("not_host", "Only the host of the room can do this.")
 
+    def _check_not_suspended(self, player_id: str) -> None:
+        if self.suspended(player_id):
+            raise RoomError(
+                "suspended", "The site's operator has suspended you: you may watch, not play."
+            )
+
     def _require_host(self, player_id: str) -> None:
         """The host, or, while the host is not connected, any seated player: a room whose host
         closed the tab must not leave the others unable to start or to seat bots."""
@@ -1719,6 +1744,10 @@ def _deal_outcome(number: int, result: dict[str, Any], after: MatchState) -> dic
     """How a deal ended and where it left the match: the part of a ``deal_end`` event that a
     snapshot repeats as ``last_deal`` while the pause after the deal runs."""
     return {"number": number, "result": result, "finished": after.finished, "winner": after.winner}
+
+
+def _nobody(_player_id: str) -> bool:
+    return False
 
 
 def _chat_dict(line: StoredChat) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
 import { go, showError, toast, tokenRefused } from "./ui.js";
 import { myRoomRow } from "./lobby.js";
+import { suspensionNotice } from "./suspension.js";
 
 function identityChanged() {
   window.dispatchEvent(new Event("belote:identity"));
@@ -256,6 +257,8 @@ export function showAccount(app) {
       return;
     }
     if (!alive) return;
+    const notice = suspensionNotice(me.suspension);
+    if (notice) box.append(notice);
     const profile = h("a", { class: "button", href: `#/p/${encodeURIComponent(me.id)}`, text: t("your_profile") });
     if (!me.username) {
       box.append(

@@ -6,6 +6,7 @@ import { houseRulesText, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { settingsControls } from "./settings-form.js";
+import { suspensionNotice } from "./suspension.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
 export async function saveName(name) {
@@ -353,6 +354,15 @@ export function showLobby(app) {
   drawName();
   rooms.refresh();
   loadMyRooms(mine, refused);
+  const player = getPlayer();
+  if (player) {
+    // Only the player reads their suspension; a refused token is the other calls' to handle.
+    get("/api/players/me")
+      .then((me) => {
+        if (!left && me.suspension) app.querySelector(".lobby").prepend(suspensionNotice(me.suspension));
+      })
+      .catch(() => {});
+  }
   let quick = null;
   get("/api/rules")
     .then((rules) => {

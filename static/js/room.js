@@ -98,6 +98,7 @@ export function showRoom(app, code) {
     status: "connecting",
     clockOffset: 0, // server clock − this device's clock, from the last snapshot (ms)
     justTurned: new Set(), // Open Belot: "seat:stack" of the face-down cards the last frame turned
+    suspended: false, // the site's operator suspended this player: they watch (suspension.js)
   };
 
   /** Open Belot (OB-11): the stacks whose face-down card the frame from `before` to `after`
@@ -195,8 +196,17 @@ export function showRoom(app, code) {
       return await conn.send(type, data);
     } catch (error) {
       showError(error);
+      if (error.code === "suspended") suspendedNow();
       return null;
     }
+  }
+
+  /** The player is suspended (told so by `GET /api/players/me`, or by a refusal since): the
+   * table offers no seat and no chat box, and says why in their place. */
+  function suspendedNow() {
+    if (S.suspended) return;
+    S.suspended = true;
+    render();
   }
 
   async function act(action) {
@@ -471,6 +481,9 @@ export function showRoom(app, code) {
     helloFailed: onHelloFailed,
   });
   window.__belote = { conn, state: S }; // for tests and debugging from the console
+  get("/api/players/me")
+    .then((me) => me.suspension && suspendedNow())
+    .catch(() => {}); // a refused token is the socket's to handle
 
   // ---- rendering -----------------------------------------------------------------------
   function render() {
@@ -490,9 +503,9 @@ export function showRoom(app, code) {
     chatInput.placeholder = t("chat_placeholder");
     chatForm.querySelector("button").textContent = t("send");
     // Spectators read the players' chat but do not write in it (the server refuses them too).
-    chatForm.hidden = me() === null;
-    chatNote.hidden = me() !== null;
-    chatNote.textContent = t("spectator_chat");
+    chatForm.hidden = me() === null || S.suspended;
+    chatNote.hidden = !chatForm.hidden;
+    chatNote.textContent = t(me() !== null ? "suspended_chat" : "spectator_chat");
     root.dataset.status = S.room.status;
     root.dataset.phase = S.deal ? S.deal.phase : "none";
     root.dataset.myTurn = String(Boolean(myTurn()));
@@ -576,6 +589,11 @@ export function showRoom(app, code) {
     return (S.room.rated || S.room.accounts_only) && !getPlayer()?.username;
   }
 
+  /** Where a suspended player would have been offered a seat: why not, and where to read more. */
+  function suspendedNote(key) {
+    return h("p", { class: "note", id: "suspended-note", role: "status" }, t(key), " ", h("a", { href: "#/account", text: t("suspended_more") }));
+  }
+
   function seatBox(seat) {
     const room = S.room;
     const record = room.seats[seat];
@@ -591,7 +609,7 @@ export function showRoom(app, code) {
     // Before the first match and between two (another partner for the rematch, a newcomer).
     if (room.status !== "playing") {
       const empty = !record.player && !record.bot;
-      if (empty && player && !removedMe() && !seatsNeedAccount()) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
+      if (empty && player && !removedMe() && !seatsNeedAccount() && !S.suspended) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));
@@ -820,6 +838,7 @@ export function showRoom(app, code) {
       const parts = [];
       if (room.status === "waiting") {
         if (removedMe()) parts.push(h("p", { class: "note", id: "removed-note", role: "status", text: t("removed_you") }));
+        else if (me() === null && S.suspended) parts.push(suspendedNote("suspended_note"));
         else if (me() === null)
           parts.push(seatsNeedAccount() ? accountNote(room.rated ? "rated_needs_account" : "accounts_only_note") : h("p", { class: "note", text: t("spectating") }));
         if (actsAsHost()) {

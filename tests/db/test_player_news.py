@@ -126,3 +126,44 @@ async def test_a_node_shows_a_player_renamed_through_another_at_their_seat(
             assert restored is not None and restored.seats[2].name == "Yannick"
     finally:
         await engine.dispose()
+
+
+async def test_a_node_applies_the_operator_s_suspensions_once_each(database_url: str) -> None:
+    """Suspended (``python -m app.admin suspend`` writes it to the database): the node's rooms
+    let the player go and refuse them a seat; lifted: they sit again. A player both renamed and
+    suspended is told both."""
+    for player in ("host", "vera"):
+        await add_player(database_url, player)
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        async with running(database_url) as (manager, _store):
+            news = PlayerNews(
+                sessions,
+                manager.forget_player,
+                manager.rename_player,
+                3600,
+                suspend=manager.suspend_player,
+            )
+            room = await manager.create(
+                "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+            )
+            await room.sit("vera", "Vera", 2)
+            players = Players(sessions)
+            assert await players.suspend("vera", "Cheating", datetime.now(UTC) + OVERLAP)
+            await players.rename("vera", "Verity")
+            assert await players.suspend("nobody", "Cheating", None) is False
+            assert room.seat_of("vera") == 2  # not told yet
+            assert await news.check() == 2
+            assert room.seat_of("vera") is None and manager.suspensions.holds("vera")
+            assert await news.check() == 0  # once each
+            assert await players.suspensions() == {
+                "vera": manager.suspensions.of("vera"),
+            }
+            assert await players.lift_suspension("vera")
+            assert await news.check() == 1
+            assert not manager.suspensions.holds("vera")
+            await room.sit("vera", "Verity", 2)
+            assert await players.suspensions() == {}
+    finally:
+        await engine.dispose()

@@ -1,0 +1,61 @@
+"""A player the operator suspended (``python -m app.admin suspend``), in a real Chromium: they
+stand up at the table, a click on "Sit here" is answered in their language, the table offers
+them no seat from then on and says why, and the lobby and the account page say why and until
+when (docs/protocol.md §1). The others see only the empty seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from app import admin
+from tests.browser import ui
+from tests.browser.test_remove import seated_guest
+from tests.conftest import Server
+
+pytestmark = pytest.mark.browser
+
+REASON = "Insults in the chat"
+
+
+def operator(command: Sequence[str], server: Server) -> int:
+    """``python -m app.admin`` from a thread of its own: Playwright's sync API holds this
+    thread's event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(admin.main, command, server.settings).result(timeout=60)
+
+
+def test_a_suspended_player_is_told_why_and_may_only_watch(
+    new_page: Any, live_server: Server
+) -> None:
+    host, guest = seated_guest(new_page)
+    command = ["suspend", ui.player_id(guest), "--reason", REASON]
+    assert operator(command, live_server) == 0
+    # Within the server's round of news (BELOTE_TOKEN_CHECK_SECONDS, 5 s): a wait, not a race.
+    host.wait_for_selector(".seat[data-seat='2'] button.add-bot", timeout=20_000)
+    assert REASON not in host.content()
+    guest.wait_for_function("() => window.__belote.state.room.seats[2].player === null")
+    guest.click(".seat[data-seat='1'] button.sit")
+    told = guest.wait_for_selector(".toast.error:has-text('suspended')")
+    assert told.inner_text().startswith("The site's operator has suspended you")
+    assert guest.evaluate("window.__belote.state.room.seats[1].player") is None
+    # From then on the table offers no seat and says why, with a way to read more.
+    note = guest.wait_for_selector("#suspended-note")
+    assert note.inner_text() == "You are suspended: you can watch this table, not sit at it. Why?"
+    assert guest.query_selector("button.sit") is None
+    table = guest.url
+    guest.goto("/#/")
+    notice = guest.wait_for_selector("#suspended")
+    text = notice.inner_text()
+    assert "You are suspended" in text and REASON in text
+    assert "Until the site's operator lifts the suspension." in text
+    guest.goto("/#/account")
+    assert REASON in guest.wait_for_selector("#suspended").inner_text()
+    guest.goto(table)  # a table opened afresh knows it from the start
+    guest.wait_for_selector("#suspended-note")
+    assert guest.query_selector("button.sit") is None
+    host.wait_for_selector(".seat[data-seat='1'] button.sit")  # the others are offered seats
+    assert operator(["lift", ui.player_id(guest)], live_server) == 0
