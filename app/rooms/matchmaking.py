@@ -164,6 +164,11 @@ class Matchmaker:
             waiting = await self._queue.waiting(
                 preset, rated, now - self._forget, now - timedelta(seconds=CLAIM_SECONDS)
             )
+            suspended = self._rooms.suspensions.holds
+            for ticket in waiting:
+                if suspended(ticket.player_id):  # since they asked: they may not sit anywhere
+                    await self._queue.remove(ticket.player_id)
+            waiting = [ticket for ticket in waiting if not suspended(ticket.player_id)]
             picked = pick_table(waiting, Ruleset.from_dict({"preset": preset}).seats, now)
             if picked is None:
                 return

@@ -18,6 +18,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import CLAIM_SECONDS, Matchmaker, Ticket, pick_table
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, RoomTimings
+from app.rooms.suspensions import Suspension
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -282,3 +283,24 @@ async def test_a_table_made_after_its_claim_was_given_back_never_begins(
 
 async def _zero() -> float:
     return 0.0
+
+
+async def test_a_player_suspended_while_waiting_is_taken_out_of_the_queue(
+    nodes: tuple[Node, Node, Clock],
+) -> None:
+    """The operator's suspension (``app.rooms.suspensions``) reached the nodes after the player
+    asked: nobody is seated with them, and their ticket goes. Before, the table was formed with
+    them and their seat refused, so nobody of that queue was seated."""
+    one, two, _clock = nodes
+    for name in "abc":
+        await one.matchmaker.join(player(name), "bulgarian", True, 30)
+    for node in (one, two):
+        node.manager.suspensions.set("b", Suspension("Cheating", None))
+    assert (await two.matchmaker.join(player("d"), "bulgarian", True, 30))["state"] == "waiting"
+    with pytest.raises(RoomError) as error:
+        await one.matchmaker.status(player("b"))
+    assert error.value.code == "not_queued"
+    seated = await one.matchmaker.join(player("e"), "bulgarian", True, 30)
+    assert seated["state"] == "seated"
+    room = await one.manager.get(seated["room"])
+    assert room is not None and sorted(s.player_id or "" for s in room.seats) == list("acde")
