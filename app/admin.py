@@ -16,12 +16,16 @@
   Every server applies it within ``BELOTE_TOKEN_CHECK_SECONDS``: the player stands up at the
   tables where they sit between matches, and at the end of a match they are playing.
 - ``lift PLAYER``: the suspension ends now.
+- ``reports [--days N]``: what players reported of others in the last N days (7), the most
+  reported first: who, by whom, where, why, in the reporter's words, and the reported player's
+  last chat lines at that table when the report was made. Only the operator reads them.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -33,6 +37,7 @@ from app.api.players import clean_name
 from app.db.accounts import Accounts
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.players import Players
+from app.db.reports import FiledReport, Reports
 from app.settings import Settings
 
 T = TypeVar("T")
@@ -92,6 +97,38 @@ async def suspend(
     return await _on_database(settings, work)
 
 
+async def reports(settings: Settings, days: float) -> list[FiledReport]:
+    """The reports of the last ``days`` days (``Reports.since``)."""
+    since = datetime.now(UTC) - timedelta(days=days)
+    return await _on_database(settings, lambda s: Reports(s).since(since))
+
+
+def report_lines(filed: Sequence[FiledReport]) -> list[str]:
+    """The reports as the operator reads them: each reported player, then their reports."""
+    lines: list[str] = []
+    for player_id, group in itertools.groupby(filed, key=lambda f: f.reported_id):
+        mine = list(group)
+        first = mine[0]
+        username = f", username {first.reported_username}" if first.reported_username else ""
+        reporters = len({f.reporter_id for f in mine})
+        lines.append(
+            f"{first.reported_name} (id {player_id}{username}): {_count(len(mine), 'report')} "
+            f"by {_count(reporters, 'player')}"
+        )
+        for f in mine:
+            where = f" at table {f.room_code}" if f.room_code else ""
+            lines.append(
+                f"  {f.created_at:%Y-%m-%d %H:%M} UTC, {f.reason}{where}, "
+                f"by {f.reporter_name} (id {f.reporter_id})"
+            )
+            if f.text:
+                lines.append(f"    says: {f.text}")
+            for line in f.evidence:
+                at = datetime.fromtimestamp(line["at"], UTC)
+                lines.append(f"    chat {at:%Y-%m-%d %H:%M:%S}: {line['text']}")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m app.admin",
@@ -119,8 +156,18 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     )
     lifting = commands.add_parser("lift", help="end a player's suspension now")
     lifting.add_argument("player", help="the player's id, or an account's username")
+    reading = commands.add_parser("reports", help="read what players reported of others")
+    reading.add_argument(
+        "--days", type=_days, default=7.0, help="how far back (fractions allowed; 7)"
+    )
     args = parser.parse_args(argv)
     settings = settings or Settings()
+    if args.command == "reports":
+        filed = asyncio.run(reports(settings, args.days))
+        print(f"{_count(len(filed), 'report')} in the last {_count(args.days, 'day')}.")
+        for line in report_lines(filed):
+            print(line)
+        return 0
     if args.command in ("suspend", "lift"):
         return _suspend(settings, args)
     if args.command == "reset-password":
@@ -157,6 +204,10 @@ def _suspend(settings: Settings, args: argparse.Namespace) -> int:
     seconds = settings.token_check_seconds
     print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")
     return 0
+
+
+def _count(n: float, thing: str) -> str:
+    return f"{n:g} {thing}" if n == 1 else f"{n:g} {thing}s"
 
 
 def _reason(raw: str) -> str:

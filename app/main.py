@@ -16,7 +16,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import accounts, errors, matches, my_rooms, players, quickplay, ratings, rooms
+from app.api import (
+    accounts,
+    errors,
+    matches,
+    my_rooms,
+    players,
+    quickplay,
+    ratings,
+    reports,
+    rooms,
+)
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
@@ -33,6 +43,7 @@ from app.db.player_news import PlayerNews
 from app.db.players import Players
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
+from app.db.reports import Reports
 from app.db.retention import Retention
 from app.db.store import SqlStore
 from app.rooms.errors import RoomElsewhere
@@ -105,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
     # Each rename is news at the player's tables (a seat, a line for the others): bounded.
     renames: Limiter = LocalLimiter(1 / settings.rename_seconds, settings.rename_burst)
+    report_limits: Limiter = LocalLimiter(1 / settings.report_seconds, settings.report_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
     gate = None  # WebSockets per address: counted by this process unless Redis is shared
@@ -127,6 +139,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.redis_prefix + "rename:",
             1 / settings.rename_seconds,
             settings.rename_burst,
+        )
+        report_limits = RedisLimiter(
+            redis,
+            settings.redis_prefix + "report:",
+            1 / settings.report_seconds,
+            settings.report_burst,
         )
         if settings.node_id:
             lobby = shared_lobby = RedisLobby(
@@ -187,6 +205,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         History(sessions),
         creations,
         renames,
+        Reports(sessions),
+        report_limits,
         lobby,
         Accounts(
             sessions,
@@ -229,6 +249,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(ratings.router)
     app.include_router(quickplay.router)
+    app.include_router(reports.router)
     app.include_router(
         websocket_router(
             manager,

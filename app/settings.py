@@ -85,6 +85,15 @@ class Settings(BaseSettings):
     rename_seconds: float = Field(
         default=20.0, gt=0, description="Seconds between a player's renames, past the burst."
     )
+    report_burst: int = Field(
+        default=5,
+        ge=1,
+        description="Reports one player may make at once (then one per report_seconds): the "
+        "operator reads each of them.",
+    )
+    report_seconds: float = Field(
+        default=60.0, gt=0, description="Seconds between a player's reports, past the burst."
+    )
     http_per_second: float = Field(
         default=50.0,
         gt=0,

@@ -15,6 +15,7 @@ from app.db.accounts import Accounts
 from app.db.history import History
 from app.db.players import Players
 from app.db.ratings import Ratings
+from app.db.reports import Reports
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker
@@ -31,6 +32,9 @@ class Services:
     creations: Limiter
     renames: Limiter
     """Per player id: how often they may rename themselves (each rename reaches their tables)."""
+    reports: Reports
+    report_limits: Limiter
+    """Per player id: how often they may report another (the operator reads every report)."""
     lobby: Lobby
     accounts: Accounts
     ratings: Ratings

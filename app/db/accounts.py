@@ -278,8 +278,9 @@ class Accounts:
 
         Gone: the account (its username is free again), every device's session and the old
         guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
-        leaderboards), the rating history, the player's chat lines, a quick-play ticket and the
-        failed logins counted against the username. The matches stay, for the others who played
+        leaderboards), the rating history, the player's chat lines, a quick-play ticket, the
+        reports they made and those made about them, the operator's suspension and the failed
+        logins counted against the username. The matches stay, for the others who played
         them, with the seat's name left out (``name`` null: the client says "Deleted player").
         The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
         the matches' seats still point at its id, which now names nobody (``Players.by_id`` and
@@ -305,6 +306,11 @@ class Accounts:
                 m.QuickPlayTicket,
             ):
                 await session.execute(delete(table).where(table.player_id == player_id))
+            await session.execute(  # made by them, or about them (their words as evidence)
+                delete(m.Report).where(
+                    (m.Report.reporter_id == player_id) | (m.Report.reported_id == player_id)
+                )
+            )
             await session.execute(
                 update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)
             )
@@ -316,6 +322,8 @@ class Accounts:
                     name="",
                     token_hash=hash_token(secrets.token_urlsafe(32)),
                     erased_at=datetime.now(UTC),
+                    suspension_reason=None,  # the operator's words about the person
+                    suspended_until=None,
                 )
             )
 

@@ -375,3 +375,22 @@ class RoomLease(Base):
     node: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(BigInteger)
     handed: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class Report(Base):
+    """A player told the operator that another broke the site's rules (``app.db.reports``).
+    Read by the operator alone (``python -m app.admin reports``); gone with either player's
+    erasure. One per reporter and reported player a day: reporting again replaces it."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    reported_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    room_code: Mapped[str | None] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str | None] = mapped_column(String(500))
+    evidence: Mapped[list[Any]]
+    """The reported player's last chat lines at that table when the report was made (the room
+    keeps only its last lines: the operator would find nothing later)."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

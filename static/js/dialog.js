@@ -26,7 +26,7 @@ export function confirmDialog(id, { title, text, stay, go, danger = false, datas
 }
 
 function focusables(dialog) {
-  return [...dialog.querySelectorAll("button, input, select, summary")].filter(
+  return [...dialog.querySelectorAll("button, input, select, textarea, summary")].filter(
     // checkVisibility: a closed <details>' content still has boxes, and takes no focus.
     (el) => !el.disabled && el.checkVisibility() && !(el.type === "radio" && !el.checked),
   );

@@ -26,22 +26,26 @@ function setMuted(playerId, on) {
   localStorage.setItem(KEY, JSON.stringify(ids.slice(-MOST)));
 }
 
-/** "Mute" over the chat: a box per other person (`people`: `{id, name}`, in seat order), kept
- * open across the table's redraws (`wasOpen`). `onChange()` is told after a change. */
-export function muteControl(people, { wasOpen, onChange }) {
+/** "Mute or report" over the chat: a box per other person (`people`: `{id, name}`, in seat
+ * order) and a button that reports them to the site's operator (`onReport(person)`,
+ * report.js), kept open across the table's redraws (`wasOpen`). `onChange()` is told after a
+ * change. */
+export function muteControl(people, { wasOpen, onChange, onReport }) {
   if (!people.length) return null;
   return h(
     "details",
     { class: "chat-mute", id: "chat-mute", open: wasOpen },
-    h("summary", { text: t("mute") }),
+    h("summary", { text: t("mute_report") }),
     h("p", { class: "muted", text: labelled(t("mute_label")) }),
-    people.map(({ id, name }) => {
+    people.map((person) => {
+      const { id, name } = person;
       const box = h("input", { type: "checkbox", id: `mute-${id}`, dataset: { player: id }, checked: isMuted(id) });
       box.addEventListener("change", () => {
         setMuted(id, box.checked);
         onChange();
       });
-      return h("label", { class: "pref", for: `mute-${id}` }, box, " ", name);
+      const report = h("button", { type: "button", class: "link report-player", dataset: { player: id }, text: t("report"), "aria-label": t("report_title", { name }), onclick: () => onReport(person) });
+      return h("div", { class: "mute-row" }, h("label", { class: "pref", for: `mute-${id}` }, box, " ", name), report);
     }),
   );
 }

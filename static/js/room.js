@@ -17,6 +17,7 @@ import { concededText, exitControls, exitDialog, withConcession } from "./exit.j
 import { confirmDialog, modalKey } from "./dialog.js";
 import { settingsChangedWords, settingsDialog } from "./room-settings.js";
 import { isMuted, muteControl } from "./mute.js";
+import { openReport } from "./report.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
@@ -1225,11 +1226,11 @@ export function showRoom(app, code) {
     for (const line of S.chat) if (!people.has(line.player)) people.set(line.player, line.name);
     if (player) people.delete(player.id);
     const list = [...people].map(([id, name]) => ({ id, name }));
-    const key = JSON.stringify([t("mute"), list]);
+    const key = JSON.stringify([t("mute_report"), list]);
     if (key === muteKey) return;
     muteKey = key;
     const wasOpen = Boolean(muteSlot.querySelector("details")?.open);
-    replace(muteSlot, muteControl(list, { wasOpen, onChange: renderChat }));
+    replace(muteSlot, muteControl(list, { wasOpen, onChange: renderChat, onReport: (person) => openReport(person, code) }));
   }
 
   // ---- the turn clock --------------------------------------------------------------------

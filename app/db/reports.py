@@ -1,0 +1,150 @@
+"""Reports: a player tells the site's operator that another broke its rules (insults in the chat,
+an offensive name, spoiling the game). The operator reads them (``python -m app.admin
+reports``) and may suspend the player (``app.rooms.suspensions``); nobody else reads them, the
+reported player included.
+
+A chat line is kept by its room only among the last ``chat_history``, so a report made at a
+table keeps the reported player's last lines there as its evidence. A reporter files one report
+a day on each player: reporting again replaces it (a second thought, more words), so that one
+person cannot make a player look reported by many. Both players' erasure deletes it
+(``Accounts.erase``): its evidence is the reported person's words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
+
+from app.db import models as m
+from app.rooms.errors import RoomError
+
+REASONS = ("chat", "name", "play", "other")
+"""Insults or abuse in the chat, an offensive name, cheating or spoiling the game, other."""
+EVIDENCE_LINES = 10
+ONCE_PER = timedelta(days=1)
+
+
+@dataclass(frozen=True, slots=True)
+class FiledReport:
+    """A report as the operator reads it."""
+
+    reported_id: str
+    reported_name: str
+    reported_username: str | None
+    reporter_id: str
+    reporter_name: str
+    room_code: str | None
+    reason: str
+    text: str | None
+    evidence: list[dict[str, Any]]
+    created_at: datetime
+
+
+class Reports:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def check(self, reported_id: str, room_code: str | None) -> None:
+        """``file``'s refusals, without filing."""
+        async with self._sessions() as session:
+            await _room_of(session, reported_id, room_code)
+
+    async def file(
+        self,
+        reporter_id: str,
+        reported_id: str,
+        room_code: str | None,
+        reason: str,
+        text: str | None,
+    ) -> None:
+        """Keep the report (replacing the reporter's on that player within a day).
+        ``unknown_player``: no such player (or erased); ``unknown_room``: no such room."""
+        now = datetime.now(UTC)
+        async with self._sessions.begin() as session:
+            room_id = await _room_of(session, reported_id, room_code)
+            evidence: list[dict[str, Any]] = []
+            if room_id is not None:
+                lines = await session.execute(
+                    select(m.ChatMessage.at, m.ChatMessage.text)
+                    .where(
+                        m.ChatMessage.room_id == room_id,
+                        m.ChatMessage.player_id == reported_id,
+                    )
+                    .order_by(m.ChatMessage.id.desc())
+                    .limit(EVIDENCE_LINES)
+                )
+                evidence = [{"at": at, "text": said} for at, said in reversed(lines.all())]
+            await session.execute(
+                delete(m.Report).where(
+                    m.Report.reporter_id == reporter_id,
+                    m.Report.reported_id == reported_id,
+                    m.Report.created_at > now - ONCE_PER,
+                )
+            )
+            session.add(
+                m.Report(
+                    reporter_id=reporter_id,
+                    reported_id=reported_id,
+                    room_code=room_code,
+                    reason=reason,
+                    text=text,
+                    evidence=evidence,
+                    created_at=now,
+                )
+            )
+
+    async def since(self, when: datetime) -> list[FiledReport]:
+        """The reports made since ``when``, the most reported player first, then the newest."""
+        reporter = aliased(m.Player)
+        async with self._sessions() as session:
+            rows = (
+                await session.execute(
+                    select(m.Report, m.Player.name, m.Account.username, reporter.name)
+                    .join(m.Player, m.Player.id == m.Report.reported_id)
+                    .outerjoin(m.Account, m.Account.player_id == m.Report.reported_id)
+                    .join(reporter, reporter.id == m.Report.reporter_id)
+                    .where(m.Report.created_at >= when)
+                    .order_by(m.Report.created_at.desc())
+                )
+            ).all()
+        found = [
+            FiledReport(
+                report.reported_id,
+                name,
+                username,
+                report.reporter_id,
+                reporter_name,
+                report.room_code,
+                report.reason,
+                report.text,
+                list(report.evidence),
+                report.created_at,
+            )
+            for report, name, username, reporter_name in rows
+        ]
+        counts: dict[str, int] = {}
+        newest: dict[str, int] = {}
+        for at, filed in enumerate(found):
+            counts[filed.reported_id] = counts.get(filed.reported_id, 0) + 1
+            newest.setdefault(filed.reported_id, at)
+        # Each player's reports together, newest first (the sort is stable).
+        return sorted(found, key=lambda f: (-counts[f.reported_id], newest[f.reported_id]))
+
+
+async def _room_of(session: AsyncSession, reported_id: str, room_code: str | None) -> int | None:
+    """The id of the room ``room_code`` names (None for none); ``unknown_player`` for a player
+    who is not there or was erased, ``unknown_room`` for a code that names no room."""
+    reported = await session.get(m.Player, reported_id)
+    if reported is None or reported.erased_at is not None:
+        raise RoomError("unknown_player", "No player has that id.")
+    if room_code is None:
+        return None
+    room_id = await session.scalar(select(m.Room.id).where(m.Room.code == room_code))
+    if room_id is None:
+        raise RoomError("unknown_room", "No room has that code.")
+    return int(room_id)

@@ -1,0 +1,119 @@
+"""A player reports another to the site's operator (``POST /api/players/{id}/reports``,
+docs/protocol.md §1): kept with the reported player's last chat lines at that table, read by
+the operator alone (``python -m app.admin reports``), one a day per reporter and player, limited
+per reporter, and gone with either player's erasure."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from app import admin
+from app.settings import Settings
+from tests.api.test_ratings_quickplay import code_of
+from tests.conftest import Server, new_guest, ws_client
+
+
+async def test_a_report_keeps_the_player_s_last_lines_for_the_operator_alone(
+    http: httpx.AsyncClient,
+    server: Server,
+    settings: Settings,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ann, rude, calm = [await new_guest(http, n) for n in ("Ann", "Rude", "Calm")]
+    code = (await http.post("/api/rooms", json={}, headers=ann.auth)).json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=rude.auth)).is_success
+    async with ws_client(server, code, rude.token) as client:
+        for text in ("hello", "you are all idiots", "idiots!"):
+            assert (await client.reply(await client.send("chat", {"text": text})))["t"] == "ack"
+    body = {"reason": "chat", "room": code, "text": "  Insults, twice. "}
+    answer = await http.post(f"/api/players/{rude.id}/reports", json=body, headers=ann.auth)
+    assert answer.status_code == 204, answer.text
+    again = {"reason": "chat", "room": code, "text": "Insults, three times."}  # replaces it
+    answer = await http.post(f"/api/players/{rude.id}/reports", json=again, headers=ann.auth)
+    assert answer.status_code == 204
+    by_calm = {"reason": "name"}
+    answer = await http.post(f"/api/players/{rude.id}/reports", json=by_calm, headers=calm.auth)
+    assert answer.status_code == 204
+    answer = await http.post(f"/api/players/{ann.id}/reports", json=by_calm, headers=calm.auth)
+    assert answer.status_code == 204
+
+    assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == "3 reports in the last 7 days."
+    assert said[1] == f"Rude (id {rude.id}): 2 reports by 2 players"  # the most reported first
+    assert said[2].endswith(f"UTC, name, by Calm (id {calm.id})")  # the newest first
+    assert said[3].endswith(f"UTC, chat at table {code}, by Ann (id {ann.id})")
+    assert said[4] == "    says: Insults, three times."
+    assert [line.split(": ", 1)[1] for line in said[5:8]] == [
+        "hello",
+        "you are all idiots",
+        "idiots!",
+    ]
+    assert said[8] == f"Ann (id {ann.id}): 1 report by 1 player"
+    # Nobody else reads them: the room, the player, their matches say nothing of it.
+    for path in (f"/api/rooms/{code}", "/api/players/me", f"/api/players/{rude.id}/matches"):
+        read = await http.get(path, headers=rude.auth)
+        assert read.status_code == 200 and "Insults" not in read.text and "report" not in read.text
+
+
+async def test_a_report_that_cannot_be_made_is_refused_and_changes_nothing(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ann, rude = await new_guest(http, "Ann"), await new_guest(http, "Rude")
+    url = f"/api/players/{rude.id}/reports"
+    refusals = [
+        (await http.post(url, json={"reason": "chat"}), (401, "not_authenticated")),
+        (
+            await http.post(
+                f"/api/players/{ann.id}/reports", json={"reason": "chat"}, headers=ann.auth
+            ),
+            (422, "bad_request"),  # not oneself
+        ),
+        (
+            await http.post(
+                "/api/players/00000000000000ff/reports", json={"reason": "chat"}, headers=ann.auth
+            ),
+            (404, "unknown_player"),
+        ),
+        (
+            await http.post(url, json={"reason": "chat", "room": "nosuchroom"}, headers=ann.auth),
+            (404, "unknown_room"),
+        ),
+        (await http.post(url, json={"reason": "rude"}, headers=ann.auth), (422, "bad_request")),
+        (
+            await http.post(url, json={"reason": "chat", "text": "x" * 501}, headers=ann.auth),
+            (422, "bad_request"),
+        ),
+        (
+            await http.post(url, json={"reason": "chat", "text": "a\u0000b"}, headers=ann.auth),
+            (422, "bad_request"),
+        ),
+    ]
+    assert [code_of(answer) for answer, _ in refusals] == [expected for _, expected in refusals]
+    assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
+    assert capsys.readouterr().out == "0 reports in the last 7 days.\n"
+    # Five at once, then one a minute (the operator reads each).
+    others = [await new_guest(http, f"P{i}") for i in range(6)]
+    answers = [
+        (await http.post(f"/api/players/{o.id}/reports", json={"reason": "play"}, headers=ann.auth))
+        for o in others
+    ]
+    assert [a.status_code for a in answers] == [204] * 5 + [429]
+    assert code_of(answers[-1]) == (429, "rate_limited")
+
+
+async def test_erasure_takes_the_reports_made_and_those_about_the_player(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ann, rude, calm = [await new_guest(http, n) for n in ("Ann", "Rude", "Calm")]
+    for reporter, reported in ((ann, rude), (rude, calm), (calm, ann)):
+        url = f"/api/players/{reported.id}/reports"
+        assert (await http.post(url, json={"reason": "other"}, headers=reporter.auth)).is_success
+    assert (await http.delete("/api/players/me", headers=rude.auth)).status_code == 204
+    assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == "1 report in the last 7 days."  # Calm's on Ann: neither was Rude
+    assert said[1] == f"Ann (id {ann.id}): 1 report by 1 player"

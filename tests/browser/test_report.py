@@ -1,0 +1,56 @@
+"""Reporting a player to the site's operator from the table, in a real Chromium: "Report" beside
+each person in the chat's "Mute or report" box asks why and in what words, sends it with the
+table's code, and thanks the reporter; Escape cancels. The operator reads it with the player's
+last lines in the chat (docs/protocol.md §1)."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from app import admin
+from app.db.reports import FiledReport
+from tests.browser import ui
+from tests.browser.test_mute import say
+from tests.browser.test_remove import seated_guest
+from tests.conftest import Server
+
+pytestmark = pytest.mark.browser
+
+
+def reports(server: Server) -> list[FiledReport]:
+    """What the operator reads, from a thread of its own (Playwright holds this one's loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, admin.reports(server.settings, 1)).result(timeout=60)
+
+
+def test_a_player_reports_another_from_the_table(new_page: Any, live_server: Server) -> None:
+    host, guest = seated_guest(new_page)
+    say(guest, "you all play like idiots")
+    host.wait_for_selector(".chat-text:has-text('idiots')")
+    guest_id = ui.player_id(guest)
+    host.click("#chat-mute summary")
+    report = f".report-player[data-player='{guest_id}']"
+    assert host.get_attribute(report, "aria-label") == "Report Guest to the site's operator"
+    host.click(report)
+    host.wait_for_selector("#report-confirm")
+    assert host.evaluate("document.activeElement.id") == "report-chat"  # the first reason
+    host.keyboard.press("Escape")  # cancels: nothing sent
+    host.wait_for_selector("#report-confirm", state="detached")
+    host.click(report)
+    host.check("#report-play")
+    host.fill("#report-text", "  Insults, and throws every trick. ")
+    host.click("#report-go")
+    thanks = host.wait_for_selector(".toast:has-text('Thank you')")
+    assert thanks.inner_text().startswith("Thank you: the site's operator will read your report")
+    host.wait_for_selector("#report-confirm", state="detached")
+    (filed,) = reports(live_server)
+    assert (filed.reported_id, filed.reporter_id) == (guest_id, ui.player_id(host))
+    assert (filed.reason, filed.text) == ("play", "Insults, and throws every trick.")
+    assert [line["text"] for line in filed.evidence] == ["you all play like idiots"]
+    assert filed.room_code == host.evaluate("window.__belote.state.room.code")
+    # The guest, the one reported, is told nothing.
+    assert guest.query_selector(".toast:has-text('report')") is None
