@@ -11,6 +11,8 @@ import httpx
 import pytest
 
 from app import admin
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
 from tests.conftest import Server, new_guest, ws_client
@@ -105,14 +107,26 @@ async def test_a_report_that_cannot_be_made_is_refused_and_changes_nothing(
     assert code_of(answers[-1]) == (429, "rate_limited")
 
 
-async def test_erasure_takes_the_reports_made_and_those_about_the_player(
+async def test_erasure_takes_the_reports_made_and_those_about_the_player_and_their_suspension(
     http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ann, rude, calm = [await new_guest(http, n) for n in ("Ann", "Rude", "Calm")]
     for reporter, reported in ((ann, rude), (rude, calm), (calm, ann)):
         url = f"/api/players/{reported.id}/reports"
         assert (await http.post(url, json={"reason": "other"}, headers=reporter.auth)).is_success
+    command = ["suspend", rude.id, "--reason", "Rude words about Calm"]
+    assert await asyncio.to_thread(admin.main, command, settings) == 0
+    capsys.readouterr()
     assert (await http.delete("/api/players/me", headers=rude.auth)).status_code == 204
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            row = await session.get(m.Player, rude.id)
+            assert row is not None and row.erased_at is not None
+            # The operator's words about the person go with them too.
+            assert (row.suspension_reason, row.suspended_until) == (None, None)
+    finally:
+        await engine.dispose()
     assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[0] == "1 report in the last 7 days."  # Calm's on Ann: neither was Rude
