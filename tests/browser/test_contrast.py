@@ -34,11 +34,18 @@ RUNS = """() => {
     const style = getComputedStyle(e);
     return style.display === 'inline' && style.position === 'static';
   };
+  const placed = e => {  // where the element is and how opaque: STILL compares it
+    let opacity = 1;
+    for (let up = e; up; up = up.parentElement) opacity *= parseFloat(getComputedStyle(up).opacity);
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height, opacity].join(' ');
+  };
   const lines = e => {  // the block whose lines of text the element is set in
     while (e.parentElement && inFlowInline(e)) e = e.parentElement;
     return e;
   };
   const runs = [];
+  window.__contrastEls = [];  // each run's element, to see it is still there when drawn (STILL)
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
@@ -77,7 +84,8 @@ RUNS = """() => {
         }
       }
       if (covered) continue;
-      runs.push({text: node.textContent.trim().slice(0, 40),
+      window.__contrastEls.push(el);
+      runs.push({text: node.textContent.trim().slice(0, 40), box: placed(el),
                  where: el.getAttribute('class') || el.tagName,
                  color: chart ? style.fill : style.color, opacity, size: parseFloat(style.fontSize),
                  bold: parseInt(style.fontWeight, 10) >= 700,
@@ -107,6 +115,17 @@ HIDE_TEXT = """() => {
   }
   window.__contrastSaved = saved;
 }"""
+# Whether each run's element is where it was, as opaque, and on the page: a toast that timed out
+# (or a line that moved) while the screen was taken is not judged, since what the picture holds
+# under it is not its background. Before, a toast gone by then was read as white on the page.
+STILL = """(runs) => runs.map((run, i) => {
+  const el = window.__contrastEls[i];
+  if (!el.isConnected) return false;
+  let opacity = 1;
+  for (let up = el; up; up = up.parentElement) opacity *= parseFloat(getComputedStyle(up).opacity);
+  const r = el.getBoundingClientRect();
+  return [r.left, r.top, r.width, r.height, opacity].join(' ') === run.box;
+})"""
 SHOW_TEXT = """() => {
   for (const [el, name, value, priority] of window.__contrastSaved) {
     if (value) el.style.setProperty(name, value, priority); else el.style.removeProperty(name);
@@ -173,10 +192,13 @@ def _scan(page: Any) -> Readings:
         return {}
     page.evaluate(HIDE_TEXT)
     png = base64.b64encode(page.screenshot()).decode()
+    still = page.evaluate(STILL, runs)
     backgrounds = page.evaluate(PIXELS, {"png": png, "runs": runs})
     page.evaluate(SHOW_TEXT)
     readings: Readings = {}
-    for run, pixels in zip(runs, backgrounds, strict=True):
+    for run, pixels, there in zip(runs, backgrounds, still, strict=True):
+        if not there:
+            continue
         colour, alpha = _colour(run["color"])
         alpha *= run["opacity"]
         ratios = sorted(
