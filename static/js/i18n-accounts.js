@@ -2,6 +2,7 @@
 // them into its tables (the error codes' words stay in i18n.js with the others).
 export const WORDS = {
   en: {
+    rename_too_soon: "You changed your name a moment ago: try again in a few seconds.",
     mute_report: "Mute or report",
     report: "Report",
     report_title: "Report {name} to the site's operator",
@@ -105,6 +106,7 @@ export const WORDS = {
     seated_found: "Table found!",
   },
   fr: {
+    rename_too_soon: "Vous avez changé de nom il y a un instant : réessayez dans quelques secondes.",
     mute_report: "Masquer ou signaler",
     report: "Signaler",
     report_title: "Signaler {name} à l'exploitant du site",
@@ -208,6 +210,7 @@ export const WORDS = {
     seated_found: "Table trouvée !",
   },
   bg: {
+    rename_too_soon: "Току-що сменихте името си: опитайте отново след няколко секунди.",
     mute_report: "Заглуши или докладвай",
     report: "Докладвай",
     report_title: "Докладвай {name} на оператора на сайта",

@@ -30,7 +30,9 @@ export async function saveName(name) {
       localStorage.removeItem("belote.player");
       return saveName(name);
     }
-    showError(error);
+    // A rename is told at every table of the player's, so renames are limited (three, then
+    // one every 20 s): say so, not the generic "too fast".
+    showError(error instanceof ApiError && error.code === "rate_limited" && player ? { code: error.code, text: t("rename_too_soon") } : error);
     return null;
   }
   window.dispatchEvent(new Event("belote:identity"));
