@@ -98,7 +98,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ownership=leases,
     )
     player_repo = Players(sessions)
-    retention = Retention(sessions, settings.room_retention_days, manager.held_codes)
+    retention = Retention(
+        sessions,
+        settings.room_retention_days,
+        manager.held_codes,
+        report_days=settings.report_retention_days,
+    )
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
     # Each server hears of the players erased or renamed through another node of its cluster,
     # or by the operator (``python -m app.admin rename``), and of the operator's suspensions.

@@ -209,6 +209,12 @@ class Settings(BaseSettings):
         description="A room that never played a match and has not changed for this many days "
         "is deleted, with its seats and chat (0 keeps every room). Rooms that played are kept.",
     )
+    report_retention_days: float = Field(
+        default=180.0,
+        ge=0,
+        description="Reports players made of others are deleted this many days after they "
+        "were made (0 keeps them): they hold the reported player's words.",
+    )
     metrics: bool = Field(
         default=True, description="Serve GET /metrics (Prometheus text format) for operators."
     )

@@ -6,6 +6,9 @@ whose friends never came, or which quick play made for players gone by the time 
 database for ever, with its seats and chat: nobody can reach it but by its code, and nothing in
 it is worth keeping. A room that played a match is history and is never deleted here.
 
+Reports players made of others (``app.db.reports``) go after ``report_days``: each holds the
+reported player's words, which the operator needs while the report is fresh, not for ever.
+
 Each node sweeps on its own; the deletion is one statement that is harmless to repeat, and it
 spares the rooms a node holds in memory (its own: ``held``; another node's: those with a live
 lease, ``app.db.ownership``).
@@ -33,7 +36,8 @@ which holds the table for long."""
 
 class Retention:
     """Deletes the rooms that are still waiting for their first match and have not changed
-    for ``keep_days``, every ``every_seconds``; ``keep_days`` 0 keeps every room."""
+    for ``keep_days``, and the reports older than ``report_days``, every ``every_seconds``;
+    0 days keeps them all."""
 
     def __init__(
         self,
@@ -41,9 +45,11 @@ class Retention:
         keep_days: float,
         held: Callable[[], Collection[str]],
         every_seconds: float = 3600.0,
+        report_days: float = 0.0,
     ) -> None:
         self._sessions = sessions
         self._keep = timedelta(days=keep_days)
+        self._report_keep = timedelta(days=report_days)
         self._held = held
         self._every = every_seconds
         self._task: asyncio.Task[None] | None = None
@@ -94,16 +100,31 @@ class Retention:
             log.info("deleted %d rooms never played and untouched for %s", deleted, self._keep)
         return deleted
 
+    async def sweep_reports(self, now: datetime | None = None) -> int:
+        """Delete the reports made more than ``report_days`` ago; how many."""
+        if not self._report_keep:
+            return 0
+        now = datetime.now(UTC) if now is None else now
+        async with self._sessions.begin() as session:
+            done = await session.execute(
+                delete(m.Report).where(m.Report.created_at < now - self._report_keep)
+            )
+        deleted = int(getattr(done, "rowcount", 0) or 0)
+        if deleted:
+            log.info("deleted %d reports older than %s", deleted, self._report_keep)
+        return deleted
+
     def start(self) -> None:
-        if self._keep:
-            self._task = asyncio.create_task(self._loop(), name="room-retention")
+        if self._keep or self._report_keep:
+            self._task = asyncio.create_task(self._loop(), name="retention")
 
     async def _loop(self) -> None:
         while True:
             try:
                 await self.sweep()
+                await self.sweep_reports()
             except Exception:  # the database away: the next round tries again
-                log.exception("deleting abandoned rooms failed")
+                log.exception("deleting abandoned rooms or old reports failed")
             await asyncio.sleep(self._every)
 
     async def close(self) -> None:

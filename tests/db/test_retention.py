@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.reports import Reports
 from app.db.retention import Retention
 from tests.db.test_store import add_player, host_and_bots, running
 
@@ -67,3 +68,26 @@ async def test_only_rooms_never_played_and_long_untouched_are_deleted(database_u
     async with running(database_url) as (manager, _store):
         assert await manager.get(codes["abandoned"]) is None
         assert await manager.get(codes["played"]) is not None
+
+
+async def test_reports_go_after_report_retention_days(database_url: str) -> None:
+    """A report holds the reported player's words: kept while fresh (the operator reads it),
+    deleted ``report_retention_days`` (180) after it was made; 0 keeps every report."""
+    for player in ("ann", "rude"):
+        await add_player(database_url, player)
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        reports = Reports(sessions)
+        await reports.file("ann", "rude", None, "chat", "old words")
+        async with sessions.begin() as session:  # made 200 days ago
+            await session.execute(update(m.Report).values(created_at=OLD - timedelta(days=160)))
+        await reports.file("ann", "rude", None, "name", "fresh words")
+        assert await Retention(sessions, 30, lambda: []).sweep_reports() == 0  # 0: kept
+        retention = Retention(sessions, 30, lambda: [], report_days=180)
+        assert await retention.sweep_reports() == 1
+        assert await retention.sweep_reports() == 0
+        left = await reports.since(OLD - timedelta(days=365))
+        assert [(f.reason, f.text) for f in left] == [("name", "fresh words")]
+    finally:
+        await engine.dispose()
