@@ -232,6 +232,8 @@ class RoomManager:
         self._rooms[room.config.code] = room
         self._public.add(room)
         room.start()
+        # Stored before the suspension came, or while the room was away: let them go now.
+        self._let_go_suspended(room)
 
     def _publicity_changed(self, room: Room) -> None:
         """The host made the room public or private: list it, or not, from now on (as newly
@@ -269,9 +271,14 @@ class RoomManager:
         """A finished match (stored) is rated; a suspended player it kept seated goes now."""
         if self._on_match_end is not None:
             self._on_match_end(match_id)
-        for record in room.seats:
-            if record.player_id is not None and self.suspensions.holds(record.player_id):
-                task = asyncio.create_task(self._let_go(room, record.player_id))
+        self._let_go_suspended(room)
+
+    def _let_go_suspended(self, room: Room) -> None:
+        """Let every suspended player go from ``room`` (``Room.let_go``), in tasks of their own:
+        told from inside the room's actor or while it is being handed out."""
+        for player_id in {r.player_id for r in room.seats} | {room.config.host_id}:
+            if player_id is not None and self.suspensions.holds(player_id):
+                task = asyncio.create_task(self._let_go(room, player_id))
                 self._letting_go.add(task)
                 task.add_done_callback(self._letting_go.discard)
 
@@ -528,8 +535,8 @@ class RoomManager:
         (in turn) and tells the room's clients which one, so that they reconnect to it
         directly; the rooms it could not hand over are free for the others at once, and their
         clients reconnect through the proxy."""
-        for task in (self._sweeper, self._leaser):
-            await stop_task(task)
+        for task in (self._sweeper, self._leaser, *self._letting_go):
+            await stop_task(task)  # a suspended player let go by the room's next server
         self._sweeper = self._leaser = None
         rooms = dict(self._rooms)
         self._rooms.clear()

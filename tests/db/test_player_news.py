@@ -16,7 +16,9 @@ from app.db.accounts import Accounts, LoginLimits
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.player_news import OVERLAP, PlayerNews
 from app.db.players import Players
+from app.rooms.suspensions import Suspension
 from tests.db.test_store import add_player, running
+from tests.rooms.fakes import Inbox
 
 
 async def test_the_rooms_of_another_node_forget_an_erased_player(database_url: str) -> None:
@@ -167,3 +169,25 @@ async def test_a_node_applies_the_operator_s_suspensions_once_each(database_url:
             assert await players.suspensions() == {}
     finally:
         await engine.dispose()
+
+
+async def test_a_room_loaded_later_lets_a_suspended_player_go(database_url: str) -> None:
+    """A room nobody used was not in memory when the suspension came (put away, or the server
+    restarted): it lets the player go once it is loaded. Before, they stayed seated, and the
+    host could begin a match with them in it."""
+    for player in ("host", "vera"):
+        await add_player(database_url, player)
+    async with running(database_url) as (manager, _store):
+        room = await manager.create(
+            "host", "Host", {"preset": "bulgarian"}, target=None, public=False, turn_seconds=0
+        )
+        await room.sit("vera", "Vera", 2)
+        code = room.config.code
+    async with running(database_url) as (manager, _store):
+        manager.suspensions.set("vera", Suspension("Cheating", None))  # read when it started
+        inbox = Inbox(None)
+        loaded = await manager.get(code)
+        assert loaded is not None
+        await loaded.connect(inbox, None)
+        await inbox.wait(lambda f: f["t"] == "room" and f["d"]["seats"][2]["player"] is None)
+        assert loaded.seat_of("vera") is None and loaded.seats[0].player_id == "host"
