@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import itertools
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
@@ -38,6 +39,7 @@ from app.db.accounts import Accounts
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
+from app.rooms.suspensions import Suspension
 from app.settings import Settings
 
 T = TypeVar("T")
@@ -113,7 +115,7 @@ def report_lines(filed: Sequence[FiledReport]) -> list[str]:
         reporters = len({f.reporter_id for f in mine})
         lines.append(
             f"{first.reported_name} (id {player_id}{username}): {_count(len(mine), 'report')} "
-            f"by {_count(reporters, 'player')}"
+            f"by {_count(reporters, 'player')}{_suspended(first.suspension)}"
         )
         for f in mine:
             where = f" at table {f.room_code}" if f.room_code else ""
@@ -204,6 +206,18 @@ def _suspend(settings: Settings, args: argparse.Namespace) -> int:
     seconds = settings.token_check_seconds
     print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")
     return 0
+
+
+def _suspended(held: Suspension | None) -> str:
+    """``, suspended until …: reason`` for a suspension that holds, else nothing."""
+    if held is None or (held.until is not None and held.until <= time.time()):
+        return ""
+    end = (
+        "lifted"
+        if held.until is None
+        else f"{datetime.fromtimestamp(held.until, UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    return f"; suspended until {end}: {held.reason}"
 
 
 def _count(n: float, thing: str) -> str:

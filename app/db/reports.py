@@ -21,7 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from app.db import models as m
+from app.db.players import stored_suspension
 from app.rooms.errors import RoomError
+from app.rooms.suspensions import Suspension
 
 REASONS = ("chat", "name", "play", "other")
 """Insults or abuse in the chat, an offensive name, cheating or spoiling the game, other."""
@@ -43,6 +45,8 @@ class FiledReport:
     text: str | None
     evidence: list[dict[str, Any]]
     created_at: datetime
+    suspension: Suspension | None
+    """The reported player's suspension as stored now (it may have ended since)."""
 
 
 class Reports:
@@ -104,7 +108,7 @@ class Reports:
         async with self._sessions() as session:
             rows = (
                 await session.execute(
-                    select(m.Report, m.Player.name, m.Account.username, reporter.name)
+                    select(m.Report, m.Player, m.Account.username, reporter.name)
                     .join(m.Player, m.Player.id == m.Report.reported_id)
                     .outerjoin(m.Account, m.Account.player_id == m.Report.reported_id)
                     .join(reporter, reporter.id == m.Report.reporter_id)
@@ -115,7 +119,7 @@ class Reports:
         found = [
             FiledReport(
                 report.reported_id,
-                name,
+                reported.name,
                 username,
                 report.reporter_id,
                 reporter_name,
@@ -124,8 +128,9 @@ class Reports:
                 report.text,
                 list(report.evidence),
                 report.created_at,
+                stored_suspension(reported.suspension_reason, reported.suspended_until),
             )
-            for report, name, username, reporter_name in rows
+            for report, reported, username, reporter_name in rows
         ]
         counts: dict[str, int] = {}
         newest: dict[str, int] = {}

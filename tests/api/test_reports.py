@@ -42,10 +42,15 @@ async def test_a_report_keeps_the_player_s_last_lines_for_the_operator_alone(
     answer = await http.post(f"/api/players/{ann.id}/reports", json=by_calm, headers=calm.auth)
     assert answer.status_code == 204
 
+    suspend = ["suspend", rude.id, "--reason", "Abuse at table 1"]  # who was dealt with
+    assert await asyncio.to_thread(admin.main, suspend, settings) == 0
+    capsys.readouterr()
     assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[0] == "3 reports in the last 7 days."
-    assert said[1] == f"Rude (id {rude.id}): 2 reports by 2 players"  # the most reported first
+    assert said[1] == (  # the most reported first
+        f"Rude (id {rude.id}): 2 reports by 2 players; suspended until lifted: Abuse at table 1"
+    )
     assert said[2].endswith(f"UTC, name, by Calm (id {calm.id})")  # the newest first
     assert said[3].endswith(f"UTC, chat at table {code}, by Ann (id {ann.id})")
     assert said[4] == "    says: Insults, three times."
