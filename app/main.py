@@ -118,10 +118,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A single server keeps others off its database; a cluster's nodes share it by room.
     lease: Lease | None = make_lease(engine) if leases is None else None
     redis = redis_client(settings.redis_url) if settings.redis_url else None
-    creations: Limiter = LocalLimiter(settings.create_per_second, settings.create_burst)
+
+    def limiter(kind: str, per_second: float, burst: int) -> Limiter:
+        """Counted by this process, or across the cluster when Redis is shared."""
+        if redis is None:
+            return LocalLimiter(per_second, burst)
+        return RedisLimiter(redis, f"{settings.redis_prefix}{kind}:", per_second, burst)
+
+    creations = limiter("create", settings.create_per_second, settings.create_burst)
     # Each rename is news at the player's tables (a seat, a line for the others): bounded.
-    renames: Limiter = LocalLimiter(1 / settings.rename_seconds, settings.rename_burst)
-    report_limits: Limiter = LocalLimiter(1 / settings.report_seconds, settings.report_burst)
+    renames = limiter("rename", 1 / settings.rename_seconds, settings.rename_burst)
+    report_limits = limiter("report", 1 / settings.report_seconds, settings.report_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
     gate = None  # WebSockets per address: counted by this process unless Redis is shared
@@ -132,24 +139,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.node_id or "server",
             settings.ws_max_connections,
             settings.ws_per_address,
-        )
-        creations = RedisLimiter(
-            redis,
-            settings.redis_prefix + "create:",
-            settings.create_per_second,
-            settings.create_burst,
-        )
-        renames = RedisLimiter(
-            redis,
-            settings.redis_prefix + "rename:",
-            1 / settings.rename_seconds,
-            settings.rename_burst,
-        )
-        report_limits = RedisLimiter(
-            redis,
-            settings.redis_prefix + "report:",
-            1 / settings.report_seconds,
-            settings.report_burst,
         )
         if settings.node_id:
             lobby = shared_lobby = RedisLobby(

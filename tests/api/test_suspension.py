@@ -7,7 +7,8 @@ still watch. Only they read why and until when. ``lift`` ends it (docs/protocol.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -16,7 +17,7 @@ import pytest
 from app import admin
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
-from tests.conftest import Guest, new_account, new_guest, serve, ws_client
+from tests.conftest import Guest, Server, new_account, new_guest, serve, ws_client
 
 REASON = "Insults in the chat"
 
@@ -29,6 +30,21 @@ async def eventually(check: Callable[[], Awaitable[bool]]) -> None:
         await asyncio.sleep(0.05)
 
 
+@contextlib.asynccontextmanager
+async def hearing_news(settings: Settings) -> AsyncIterator[tuple[Server, httpx.AsyncClient]]:
+    """A server that reads the operator's changes every 0.05 s, and a client of it."""
+    quick = settings.model_copy(update={"token_check_seconds": 0.05})
+    async with serve(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
+        yield server, http
+
+
+async def table_with(http: httpx.AsyncClient, host: Guest, guest: Guest) -> str:
+    """The code of a table ``host`` made (sitting in seat 0) where ``guest`` sits in seat 2."""
+    code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=guest.auth)).is_success
+    return str(code)
+
+
 async def suspension(http: httpx.AsyncClient, who: Guest) -> dict[str, str] | None:
     me = await http.get("/api/players/me", headers=who.auth)
     assert me.status_code == 200, me.text
@@ -39,11 +55,9 @@ async def suspension(http: httpx.AsyncClient, who: Guest) -> dict[str, str] | No
 async def test_a_suspended_player_watches_but_does_not_play_until_it_is_lifted(
     settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    quick = settings.model_copy(update={"token_check_seconds": 0.05})
-    async with serve(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
+    async with hearing_news(settings) as (server, http):
         rude, host = await new_guest(http, "Rude"), await new_account(http, "Host")
-        code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
-        assert (await http.put(f"/api/rooms/{code}/seats/2", headers=rude.auth)).is_success
+        code = await table_with(http, host, rude)
         assert await suspension(http, rude) is None
 
         command = ["suspend", rude.id, "--reason", f"  {REASON} ", "--days", "7"]
@@ -95,11 +109,9 @@ async def test_a_suspended_player_watches_but_does_not_play_until_it_is_lifted(
 async def test_an_account_is_suspended_by_username_until_lifted_and_the_host_hands_on(
     settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    quick = settings.model_copy(update={"token_check_seconds": 0.05})
-    async with serve(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
+    async with hearing_news(settings) as (_server, http):
         host, guest = await new_account(http, "Hostile"), await new_guest(http, "Guest")
-        code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
-        assert (await http.put(f"/api/rooms/{code}/seats/2", headers=guest.auth)).is_success
+        code = await table_with(http, host, guest)
         command = ["suspend", f"HOSTILE-{host.id}", "--reason", REASON]  # no end
         assert await asyncio.to_thread(admin.main, command, settings) == 0
         assert capsys.readouterr().out.startswith(f"Player {host.id} is suspended until lifted.")
