@@ -14,7 +14,7 @@ from fastapi import Depends
 from pydantic import BaseModel, Field
 
 from app.api.services import PlayerDep, ServicesDep
-from app.rooms.errors import RoomError
+from app.rooms.suspensions import refusal
 
 
 class SuspensionOut(BaseModel):
@@ -34,9 +34,7 @@ def suspension_of(services: ServicesDep, player_id: str) -> SuspensionOut | None
 async def not_suspended(player: PlayerDep, services: ServicesDep) -> None:
     """Refuse a suspended player (403 ``suspended``) what would seat them or be told to others."""
     if services.rooms.suspensions.holds(player.id):
-        raise RoomError(
-            "suspended", "The site's operator has suspended you: you may watch, not play."
-        )
+        raise refusal()
 
 
 Unsuspended = Depends(not_suspended)

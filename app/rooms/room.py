@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from app.rooms import suspensions
 from app.rooms.config import changed, checked
 from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
@@ -1689,9 +1690,7 @@ class Room:
 
     def _check_not_suspended(self, player_id: str) -> None:
         if self.suspended(player_id):
-            raise RoomError(
-                "suspended", "The site's operator has suspended you: you may watch, not play."
-            )
+            raise suspensions.refusal()
 
     def _require_host(self, player_id: str) -> None:
         """The host, or, while the host is not connected, any seated player: a room whose host

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.rooms.errors import RoomError
+
 
 @dataclass(frozen=True, slots=True)
 class Suspension:
@@ -49,3 +51,9 @@ class Suspensions:
 
     def holds(self, player_id: str) -> bool:
         return self.of(player_id) is not None
+
+
+def refusal() -> RoomError:
+    """What a suspended player is told when they try to play (the room's commands and the API's
+    alike); their language's words are the client's, by the code."""
+    return RoomError("suspended", "The site's operator has suspended you: you may watch, not play.")
