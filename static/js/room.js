@@ -145,6 +145,7 @@ export function showRoom(app, code) {
       chatInput.value = "";
     } catch (error) {
       showError(error);
+      if (error.code === "suspended") suspendedNow(); // during a match: the box goes
     }
   });
 
@@ -591,8 +592,8 @@ export function showRoom(app, code) {
   }
 
   /** Where a suspended player would have been offered a seat: why not, and where to read more. */
-  function suspendedNote(key) {
-    return h("p", { class: "note", id: "suspended-note", role: "status" }, t(key), " ", h("a", { href: "#/account", text: t("suspended_more") }));
+  function suspendedNote() {
+    return h("p", { class: "note", id: "suspended-note", role: "status" }, t("suspended_note"), " ", h("a", { href: "#/account", text: t("suspended_more") }));
   }
 
   function seatBox(seat) {
@@ -839,7 +840,7 @@ export function showRoom(app, code) {
       const parts = [];
       if (room.status === "waiting") {
         if (removedMe()) parts.push(h("p", { class: "note", id: "removed-note", role: "status", text: t("removed_you") }));
-        else if (me() === null && S.suspended) parts.push(suspendedNote("suspended_note"));
+        else if (me() === null && S.suspended) parts.push(suspendedNote());
         else if (me() === null)
           parts.push(seatsNeedAccount() ? accountNote(room.rated ? "rated_needs_account" : "accounts_only_note") : h("p", { class: "note", text: t("spectating") }));
         if (actsAsHost()) {

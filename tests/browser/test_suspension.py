@@ -5,6 +5,7 @@ when (docs/protocol.md §1). The others see only the empty seat."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -58,4 +59,28 @@ def test_a_suspended_player_is_told_why_and_may_only_watch(
     guest.wait_for_selector("#suspended-note")
     assert guest.query_selector("button.sit") is None
     host.wait_for_selector(".seat[data-seat='1'] button.sit")  # the others are offered seats
+    assert operator(["lift", ui.player_id(guest)], live_server) == 0
+
+
+def test_a_player_suspended_during_a_match_plays_it_out_but_may_not_write(
+    new_page: Any, live_server: Server
+) -> None:
+    """The match goes on with them (standing them up would break it for the others); their
+    first chat line is refused, and the chat box gives way to a note saying why."""
+    host, guest = seated_guest(new_page)
+    ui.start(host)
+    guest.wait_for_selector("#room[data-status=playing]")
+    assert operator(["suspend", ui.player_id(guest), "--reason", REASON], live_server) == 0
+    # The server hears of it within its round of news (5 s): until then a line is taken.
+    deadline = time.monotonic() + 20
+    while guest.request.get("/api/players/me", headers=ui.auth(guest)).json()["suspension"] is None:
+        assert time.monotonic() < deadline
+        guest.wait_for_timeout(100)  # the server's next round: a wait for it, not a race
+    guest.fill("#chat-input", "you are all idiots")
+    guest.press("#chat-input", "Enter")
+    guest.wait_for_selector(".toast.error:has-text('suspended')")
+    note = guest.wait_for_selector("#chat-note")
+    assert note.inner_text() == "You are suspended: you can read this chat, not write in it."
+    assert guest.is_hidden("#chat-form")
+    assert guest.evaluate("window.__belote.state.you.seat") == 2  # still playing
     assert operator(["lift", ui.player_id(guest)], live_server) == 0
