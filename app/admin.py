@@ -9,16 +9,21 @@
   and the leaderboards show it), by the player's id or an account's username. The tables where
   the player sits show the new name within ``BELOTE_TOKEN_CHECK_SECONDS`` (every server reads
   the renames, ``app.db.player_news``); a username, which the leaderboards show beside the
-  name, cannot be changed.
+  name, cannot be changed. The open reports about the player's name are closed as upheld.
 - ``suspend PLAYER --reason TEXT [--days N]``: a player who breaks the site's rules (abuse in
   the chat, throwing matches) may watch but not play (``app.rooms.suspensions``), for N days
   (fractions allowed) or until lifted. They are told the reason and the end, nobody else is.
   Every server applies it within ``BELOTE_TOKEN_CHECK_SECONDS``: the player stands up at the
-  tables where they sit between matches, and at the end of a match they are playing.
+  tables where they sit between matches, and at the end of a match they are playing. The open
+  reports on the player are closed as upheld.
 - ``lift PLAYER``: the suspension ends now.
-- ``reports [--days N]``: what players reported of others in the last N days (7), the most
-  reported first: who, by whom, where, why, in the reporter's words, and the reported player's
-  last chat lines at that table when the report was made. Only the operator reads them.
+- ``reports [--days N] [--all]``: the open reports of the last N days (7; ``--all``: the closed
+  ones too, with how they were closed), the most reported player first: who, by whom, where,
+  why, in the reporter's words, and the reported player's last chat lines at that table when
+  the report was made. Only the operator reads them.
+- ``close PLAYER [--upheld]``: the open reports on a player were read: dismissed (nothing to
+  act on), or upheld (the operator acted some other way, a word with the player). They leave
+  the list ``reports`` shows.
 """
 
 from __future__ import annotations
@@ -67,42 +72,58 @@ async def _player_of(sessions: async_sessionmaker[AsyncSession], who: str) -> st
     return await Accounts(sessions).player_of(who)
 
 
-async def rename(settings: Settings, who: str, name: str) -> str | None:
-    """Rename the player whose id or account's username is ``who``; their id, or None."""
+Done = tuple[str, int] | None
+"""The player's id and how many open reports on them the command closed; None for nobody."""
 
-    async def work(sessions: async_sessionmaker[AsyncSession]) -> str | None:
+
+async def rename(settings: Settings, who: str, name: str) -> Done:
+    """Rename the player whose id or account's username is ``who``, closing the open reports
+    about their name as upheld."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> Done:
         player_id = await _player_of(sessions, who)
-        if player_id is not None:
-            await Players(sessions).rename(player_id, name)
-        return player_id
+        if player_id is None:
+            return None
+        await Players(sessions).rename(player_id, name)
+        return player_id, await Reports(sessions).close(player_id, "upheld", ("name",))
 
     return await _on_database(settings, work)
 
 
-async def suspend(
-    settings: Settings, who: str, reason: str | None, until: datetime | None
-) -> str | None:
+async def suspend(settings: Settings, who: str, reason: str | None, until: datetime | None) -> Done:
     """Suspend (``reason`` None: lift the suspension of) the player whose id or account's
-    username is ``who``; their id, or None."""
+    username is ``who``; a suspension closes the open reports on them as upheld."""
 
-    async def work(sessions: async_sessionmaker[AsyncSession]) -> str | None:
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> Done:
         player_id = await _player_of(sessions, who)
         if player_id is None:
             return None
         players = Players(sessions)
         if reason is None:
             await players.lift_suspension(player_id)
-        else:
-            await players.suspend(player_id, reason, until)
-        return player_id
+            return player_id, 0
+        await players.suspend(player_id, reason, until)
+        return player_id, await Reports(sessions).close(player_id, "upheld")
 
     return await _on_database(settings, work)
 
 
-async def reports(settings: Settings, days: float) -> list[FiledReport]:
-    """The reports of the last ``days`` days (``Reports.since``)."""
+async def close(settings: Settings, who: str, outcome: str) -> Done:
+    """Close the open reports on the player whose id or account's username is ``who``."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> Done:
+        player_id = await _player_of(sessions, who)
+        if player_id is None:
+            return None
+        return player_id, await Reports(sessions).close(player_id, outcome)
+
+    return await _on_database(settings, work)
+
+
+async def reports(settings: Settings, days: float, closed: bool = False) -> list[FiledReport]:
+    """The open reports of the last ``days`` days (``closed``: all of them, ``Reports.since``)."""
     since = datetime.now(UTC) - timedelta(days=days)
-    return await _on_database(settings, lambda s: Reports(s).since(since))
+    return await _on_database(settings, lambda s: Reports(s).since(since, closed))
 
 
 def report_lines(filed: Sequence[FiledReport]) -> list[str]:
@@ -113,15 +134,18 @@ def report_lines(filed: Sequence[FiledReport]) -> list[str]:
         first = mine[0]
         username = f", username {first.reported_username}" if first.reported_username else ""
         reporters = len({f.reporter_id for f in mine})
+        shut = sum(f.closed_at is not None for f in mine)
+        closed = f" ({shut} closed)" if shut else ""
         lines.append(
-            f"{first.reported_name} (id {player_id}{username}): {_count(len(mine), 'report')} "
-            f"by {_count(reporters, 'player')}{_suspended(first.suspension)}"
+            f"{first.reported_name} (id {player_id}{username}): {_count(len(mine), 'report')}"
+            f"{closed} by {_count(reporters, 'player')}{_suspended(first.suspension)}"
         )
         for f in mine:
             where = f" at table {f.room_code}" if f.room_code else ""
+            how = "" if f.closed_at is None else f"; {f.outcome} {f.closed_at:%Y-%m-%d %H:%M} UTC"
             lines.append(
                 f"  {f.created_at:%Y-%m-%d %H:%M} UTC, {f.reason}{where}, "
-                f"by {f.reporter_name} (id {f.reporter_id})"
+                f"by {f.reporter_name} (id {f.reporter_id}){how}"
             )
             if f.text:
                 lines.append(f"    says: {f.text}")
@@ -162,13 +186,29 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     reading.add_argument(
         "--days", type=_days, default=7.0, help="how far back (fractions allowed; 7)"
     )
+    reading.add_argument("--all", action="store_true", help="the closed reports too")
+    closing = commands.add_parser("close", help="close the open reports on a player")
+    closing.add_argument("player", help="the player's id, or an account's username")
+    closing.add_argument(
+        "--upheld",
+        action="store_true",
+        help="you acted on them (without it: dismissed, nothing to act on)",
+    )
     args = parser.parse_args(argv)
     settings = settings or Settings()
     if args.command == "reports":
-        filed = asyncio.run(reports(settings, args.days))
-        print(f"{_count(len(filed), 'report')} in the last {_count(args.days, 'day')}.")
+        filed = asyncio.run(reports(settings, args.days, args.all))
+        kind = "report" if args.all else "open report"
+        print(f"{_count(len(filed), kind)} in the last {_count(args.days, 'day')}.")
         for line in report_lines(filed):
             print(line)
+        return 0
+    if args.command == "close":
+        outcome = "upheld" if args.upheld else "dismissed"
+        done = asyncio.run(close(settings, args.player, outcome))
+        if done is None:
+            return _nobody(args.player)
+        print(f"Player {done[0]}: {_closed(done[1], outcome) or 'no open report.'}")
         return 0
     if args.command in ("suspend", "lift"):
         return _suspend(settings, args)
@@ -180,12 +220,27 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         print(f"New password for {args.username}: {password}")
         print("Every device of the account is signed out; ask the person to change the password.")
         return 0
-    player_id = asyncio.run(rename(settings, args.player, args.name))
-    if player_id is None:
-        print(f"No player has the id or username {args.player!r}.", file=sys.stderr)
-        return 1
-    print(f"Player {player_id} is now called {args.name}.")
+    done = asyncio.run(rename(settings, args.player, args.name))
+    if done is None:
+        return _nobody(args.player)
+    print(f"Player {done[0]} is now called {args.name}.")
+    _say_closed(done[1], "upheld")
     return 0
+
+
+def _nobody(who: str) -> int:
+    print(f"No player has the id or username {who!r}.", file=sys.stderr)
+    return 1
+
+
+def _closed(count: int, outcome: str) -> str:
+    """``2 open reports closed as upheld.``, or nothing for none."""
+    return f"{_count(count, 'open report')} closed as {outcome}." if count else ""
+
+
+def _say_closed(count: int, outcome: str) -> None:
+    if count:
+        print(_closed(count, outcome))
 
 
 def _suspend(settings: Settings, args: argparse.Namespace) -> int:
@@ -194,15 +249,16 @@ def _suspend(settings: Settings, args: argparse.Namespace) -> int:
     if not lifting and args.days is not None:
         until = datetime.now(UTC) + timedelta(days=args.days)
     reason = None if lifting else args.reason
-    player_id = asyncio.run(suspend(settings, args.player, reason, until))
-    if player_id is None:
-        print(f"No player has the id or username {args.player!r}.", file=sys.stderr)
-        return 1
+    done = asyncio.run(suspend(settings, args.player, reason, until))
+    if done is None:
+        return _nobody(args.player)
+    player_id, closed = done
     if lifting:
         print(f"Player {player_id} may play again.")
     else:
         end = "until lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
         print(f"Player {player_id} is suspended {end}.")
+        _say_closed(closed, "upheld")
     seconds = settings.token_check_seconds
     print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")
     return 0

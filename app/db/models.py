@@ -379,8 +379,9 @@ class RoomLease(Base):
 
 class Report(Base):
     """A player told the operator that another broke the site's rules (``app.db.reports``).
-    Read by the operator alone (``python -m app.admin reports``); gone with either player's
-    erasure. One per reporter and reported player a day: reporting again replaces it."""
+    Read by the operator alone (``python -m app.admin reports``), who closes it; gone with
+    either player's erasure. One per reporter and reported player a day: reporting again
+    replaces it."""
 
     __tablename__ = "reports"
 
@@ -394,3 +395,8 @@ class Report(Base):
     """The reported player's last chat lines at that table when the report was made (the room
     keeps only its last lines: the operator would find nothing later)."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    closed_at: Mapped[datetime | None]
+    """When the operator closed it (``python -m app.admin close``, or a suspension or a rename
+    that dealt with it); None while it waits to be read."""
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    """``upheld`` (the operator acted on it) or ``dismissed``; None while open."""

@@ -3,6 +3,12 @@ an offensive name, spoiling the game). The operator reads them (``python -m app.
 reports``) and may suspend the player (``app.rooms.suspensions``); nobody else reads them, the
 reported player included.
 
+A report stays open until the operator closes it, ``upheld`` (they acted: a suspension, a
+rename, a word with the player) or ``dismissed``, so that the list they read each day holds
+what is still to be read, not what they already dealt with. Suspending a player closes the
+open reports on them as upheld, and renaming one those about their name: the operator does not
+have to close by hand what the remedy already answered.
+
 A chat line is kept by its room only among the last ``chat_history``, so a report made at a
 table keeps the reported player's last lines there as its evidence. A reporter files one report
 a day on each player: reporting again replaces it (a second thought, more words), so that one
@@ -12,11 +18,12 @@ person cannot make a player look reported by many. Both players' erasure deletes
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
@@ -27,6 +34,8 @@ from app.rooms.suspensions import Suspension
 
 REASONS = ("chat", "name", "play", "other")
 """Insults or abuse in the chat, an offensive name, cheating or spoiling the game, other."""
+OUTCOMES = ("upheld", "dismissed")
+"""How the operator closed a report: they acted on it, or found nothing to act on."""
 EVIDENCE_LINES = 10
 ONCE_PER = timedelta(days=1)
 
@@ -47,6 +56,9 @@ class FiledReport:
     created_at: datetime
     suspension: Suspension | None
     """The reported player's suspension as stored now (it may have ended since)."""
+    closed_at: datetime | None
+    outcome: str | None
+    """One of ``OUTCOMES`` once closed."""
 
 
 class Reports:
@@ -102,8 +114,27 @@ class Reports:
                 )
             )
 
-    async def since(self, when: datetime) -> list[FiledReport]:
-        """The reports made since ``when``, the most reported player first, then the newest."""
+    async def close(
+        self, reported_id: str, outcome: str, reasons: Collection[str] = REASONS
+    ) -> int:
+        """Close the open reports on the player for ``reasons`` as ``outcome``; how many."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"an outcome is one of {OUTCOMES}, not {outcome!r}")
+        async with self._sessions.begin() as session:
+            done = await session.execute(
+                update(m.Report)
+                .where(
+                    m.Report.reported_id == reported_id,
+                    m.Report.closed_at.is_(None),
+                    m.Report.reason.in_(list(reasons)),
+                )
+                .values(closed_at=datetime.now(UTC), outcome=outcome)
+            )
+        return int(getattr(done, "rowcount", 0) or 0)
+
+    async def since(self, when: datetime, closed: bool = False) -> list[FiledReport]:
+        """The open reports made since ``when`` (``closed``: the closed ones too), the most
+        reported player first, then the newest."""
         reporter = aliased(m.Player)
         async with self._sessions() as session:
             rows = (
@@ -112,7 +143,10 @@ class Reports:
                     .join(m.Player, m.Player.id == m.Report.reported_id)
                     .outerjoin(m.Account, m.Account.player_id == m.Report.reported_id)
                     .join(reporter, reporter.id == m.Report.reporter_id)
-                    .where(m.Report.created_at >= when)
+                    .where(
+                        m.Report.created_at >= when,
+                        true() if closed else m.Report.closed_at.is_(None),
+                    )
                     .order_by(m.Report.created_at.desc())
                 )
             ).all()
@@ -129,6 +163,8 @@ class Reports:
                 list(report.evidence),
                 report.created_at,
                 stored_suspension(reported.suspension_reason, reported.suspended_until),
+                report.closed_at,
+                report.outcome,
             )
             for report, reported, username, reporter_name in rows
         ]

@@ -6,6 +6,7 @@ per reporter, and gone with either player's erasure."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 import pytest
@@ -42,15 +43,10 @@ async def test_a_report_keeps_the_player_s_last_lines_for_the_operator_alone(
     answer = await http.post(f"/api/players/{ann.id}/reports", json=by_calm, headers=calm.auth)
     assert answer.status_code == 204
 
-    suspend = ["suspend", rude.id, "--reason", "Abuse at table 1"]  # who was dealt with
-    assert await asyncio.to_thread(admin.main, suspend, settings) == 0
-    capsys.readouterr()
     assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
     said = capsys.readouterr().out.splitlines()
-    assert said[0] == "3 reports in the last 7 days."
-    assert said[1] == (  # the most reported first
-        f"Rude (id {rude.id}): 2 reports by 2 players; suspended until lifted: Abuse at table 1"
-    )
+    assert said[0] == "3 open reports in the last 7 days."
+    assert said[1] == f"Rude (id {rude.id}): 2 reports by 2 players"  # the most reported first
     assert said[2].endswith(f"UTC, name, by Calm (id {calm.id})")  # the newest first
     assert said[3].endswith(f"UTC, chat at table {code}, by Ann (id {ann.id})")
     assert said[4] == "    says: Insults, three times."
@@ -60,6 +56,29 @@ async def test_a_report_keeps_the_player_s_last_lines_for_the_operator_alone(
         "idiots!",
     ]
     assert said[8] == f"Ann (id {ann.id}): 1 report by 1 player"
+    assert len(said) == 10
+
+    # The operator deals with Rude: the suspension answers the reports on them.
+    suspend = ["suspend", rude.id, "--reason", "Abuse at table 1"]
+    assert await asyncio.to_thread(admin.main, suspend, settings) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "2 open reports closed as upheld."
+    assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "1 open report in the last 7 days.",
+        said[8],
+        said[9],
+    ]
+    assert await asyncio.to_thread(admin.main, ["reports", "--all"], settings) == 0
+    every = capsys.readouterr().out.splitlines()
+    assert every[0] == "3 reports in the last 7 days."
+    assert every[1] == (
+        f"Rude (id {rude.id}): 2 reports (2 closed) by 2 players; "
+        "suspended until lifted: Abuse at table 1"
+    )
+    assert every[2].startswith(said[2]) and every[2].endswith(" UTC")
+    assert "); upheld 20" in every[2] and "); upheld 20" in every[3]
+    assert every[4:8] == said[4:8] and every[8:] == said[8:]
+
     # Nobody else reads them: the room, the player, their matches say nothing of it.
     for path in (f"/api/rooms/{code}", "/api/players/me", f"/api/players/{rude.id}/matches"):
         read = await http.get(path, headers=rude.auth)
@@ -101,7 +120,7 @@ async def test_a_report_that_cannot_be_made_is_refused_and_changes_nothing(
     ]
     assert [code_of(answer) for answer, _ in refusals] == [expected for _, expected in refusals]
     assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
-    assert capsys.readouterr().out == "0 reports in the last 7 days.\n"
+    assert capsys.readouterr().out == "0 open reports in the last 7 days.\n"
     # Five at once, then one a minute (the operator reads each).
     others = [await new_guest(http, f"P{i}") for i in range(6)]
     answers = [
@@ -134,5 +153,52 @@ async def test_erasure_takes_the_reports_made_and_those_about_the_player_and_the
         await engine.dispose()
     assert await asyncio.to_thread(admin.main, ["reports"], settings) == 0
     said = capsys.readouterr().out.splitlines()
-    assert said[0] == "1 report in the last 7 days."  # Calm's on Ann: neither was Rude
+    assert said[0] == "1 open report in the last 7 days."  # Calm's on Ann: neither was Rude
     assert said[1] == f"Ann (id {ann.id}): 1 report by 1 player"
+
+
+async def test_the_operator_closes_what_they_read_and_a_new_report_opens_again(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``close`` dismisses (or upholds) the open reports on a player; renaming them closes those
+    about their name alone; a report made after it is open, and so is one a reporter makes
+    again: new words are for the operator to read."""
+    ann, calm, rude = [await new_guest(http, n) for n in ("Ann", "Calm", "Rude name")]
+
+    async def report(who: Any, reason: str) -> None:
+        url = f"/api/players/{rude.id}/reports"
+        answer = await http.post(url, json={"reason": reason}, headers=who.auth)
+        assert answer.status_code == 204, answer.text
+
+    async def run(*command: str) -> list[str]:
+        assert await asyncio.to_thread(admin.main, list(command), settings) == 0
+        return capsys.readouterr().out.splitlines()
+
+    await report(ann, "name")
+    await report(calm, "chat")
+    assert await run("rename", rude.id, "Player 7") == [
+        f"Player {rude.id} is now called Player 7.",
+        "1 open report closed as upheld.",  # Ann's, on the name; Calm's on the chat stays
+    ]
+    still = await run("reports")
+    assert still[:2] == [
+        "1 open report in the last 7 days.",
+        f"Player 7 (id {rude.id}): 1 report by 1 player",
+    ]
+    assert still[2].endswith(f"UTC, chat, by Calm (id {calm.id})")
+    assert await run("close", rude.id) == [f"Player {rude.id}: 1 open report closed as dismissed."]
+    assert await run("reports") == ["0 open reports in the last 7 days."]
+    assert await run("close", rude.id, "--upheld") == [f"Player {rude.id}: no open report."]
+    every = await run("reports", "--all")
+    assert every[1].startswith(f"Player 7 (id {rude.id}): 2 reports (2 closed) by 2 players")
+    assert [line.split("; ")[1][:9] for line in every[2:]] == ["dismissed", "upheld 20"]
+
+    await report(calm, "play")  # Calm again, the same day: replaces the closed one, open
+    opened = await run("reports")
+    assert opened[0] == "1 open report in the last 7 days."
+    assert opened[2].endswith(f"UTC, play, by Calm (id {calm.id})")
+    assert await run("close", rude.id, "--upheld") == [
+        f"Player {rude.id}: 1 open report closed as upheld."
+    ]
+    assert await asyncio.to_thread(admin.main, ["close", "00000000000000ff"], settings) == 1
+    assert "No player has the id or username '00000000000000ff'." in capsys.readouterr().err
