@@ -24,6 +24,10 @@
 - ``close PLAYER [--upheld]``: the open reports on a player were read: dismissed (nothing to
   act on), or upheld (the operator acted some other way, a word with the player). They leave
   the list ``reports`` shows.
+- ``appeals [--all]``: what suspended players wrote against their suspension (one appeal per
+  suspension, ``app.db.appeals``), the oldest first, with the suspension; ``--all``: the
+  appeals answered already too. To grant one, ``lift`` the suspension.
+- ``deny-appeal PLAYER``: the appeal was read and the suspension stands; the player is told.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.players import clean_name
 from app.db.accounts import Accounts
+from app.db.appeals import Appeals, FiledAppeal
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
@@ -120,6 +125,36 @@ async def close(settings: Settings, who: str, outcome: str) -> Done:
     return await _on_database(settings, work)
 
 
+async def appeals(settings: Settings, answered: bool = False) -> list[FiledAppeal]:
+    """The appeals against suspensions in force not yet answered (``answered``: all of them)."""
+    return await _on_database(settings, lambda s: Appeals(s).waiting(answered))
+
+
+async def deny_appeal(settings: Settings, who: str) -> tuple[str, bool] | None:
+    """Keep the suspension of the player whose id or account's username is ``who``: their id
+    and whether they had an appeal waiting, or None for nobody."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> tuple[str, bool] | None:
+        player_id = await _player_of(sessions, who)
+        if player_id is None:
+            return None
+        return player_id, await Appeals(sessions).deny(player_id)
+
+    return await _on_database(settings, work)
+
+
+def appeal_lines(filed: Sequence[FiledAppeal]) -> list[str]:
+    """The appeals as the operator reads them: whose, against what, their words."""
+    lines: list[str] = []
+    for f in filed:
+        username = f", username {f.username}" if f.username else ""
+        lines.append(f"{f.name} (id {f.player_id}{username}){_suspended(f.suspension)}")
+        read = f.appeal.read_at
+        kept = "" if read is None else f"; suspension kept {read:%Y-%m-%d %H:%M} UTC"
+        lines.append(f"  appealed {f.appeal.at:%Y-%m-%d %H:%M} UTC{kept}: {f.appeal.text}")
+    return lines
+
+
 async def reports(settings: Settings, days: float, closed: bool = False) -> list[FiledReport]:
     """The open reports of the last ``days`` days (``closed``: all of them, ``Reports.since``)."""
     since = datetime.now(UTC) - timedelta(days=days)
@@ -194,8 +229,30 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         action="store_true",
         help="you acted on them (without it: dismissed, nothing to act on)",
     )
+    listing = commands.add_parser("appeals", help="read suspended players' appeals")
+    listing.add_argument("--all", action="store_true", help="the answered appeals too")
+    denying = commands.add_parser(
+        "deny-appeal", help="keep a suspension after reading its appeal (the player is told)"
+    )
+    denying.add_argument("player", help="the player's id, or an account's username")
     args = parser.parse_args(argv)
     settings = settings or Settings()
+    if args.command == "appeals":
+        waiting = asyncio.run(appeals(settings, args.all))
+        head = _count(len(waiting), "appeal") if waiting else "No appeal"
+        print(f"{head}." if args.all else f"{head} waiting.")
+        for line in appeal_lines(waiting):
+            print(line)
+        return 0
+    if args.command == "deny-appeal":
+        denied = asyncio.run(deny_appeal(settings, args.player))
+        if denied is None:
+            return _nobody(args.player)
+        if not denied[1]:
+            print(f"Player {denied[0]} has no appeal waiting.", file=sys.stderr)
+            return 1
+        print(f"Player {denied[0]} stays suspended and is told the appeal was read.")
+        return 0
     if args.command == "reports":
         filed = asyncio.run(reports(settings, args.days, args.all))
         kind = "report" if args.all else "open report"

@@ -26,6 +26,7 @@ from app.api import (
     ratings,
     reports,
     rooms,
+    suspension,
 )
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
@@ -35,6 +36,7 @@ from app.cluster.client import redis_client
 from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
+from app.db.appeals import Appeals
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.lease import Lease, make_lease
@@ -201,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         renames,
         Reports(sessions),
         report_limits,
+        Appeals(sessions),
         lobby,
         Accounts(
             sessions,
@@ -244,6 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings.router)
     app.include_router(quickplay.router)
     app.include_router(reports.router)
+    app.include_router(suspension.router)
     app.include_router(
         websocket_router(
             manager,

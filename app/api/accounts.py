@@ -176,7 +176,7 @@ async def logout(token: TokenDep, services: ServicesDep) -> Response:
 @router.get("/me", response_model=AccountMeOut, responses=SIGNED_IN)
 async def me(player: PlayerDep, services: ServicesDep) -> AccountMeOut:
     username = await services.accounts.username_of(player.id)
-    suspension = suspension_of(services, player.id)
+    suspension = await suspension_of(services, player.id)
     return AccountMeOut(id=player.id, name=player.name, username=username, suspension=suspension)
 
 

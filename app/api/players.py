@@ -71,7 +71,7 @@ class PlayerMeOut(PlayerOut):
 @router.get("/me", response_model=PlayerMeOut, responses=responses(401))
 async def me(player: PlayerDep, services: ServicesDep) -> PlayerMeOut:
     return PlayerMeOut(
-        id=player.id, name=player.name, suspension=suspension_of(services, player.id)
+        id=player.id, name=player.name, suspension=await suspension_of(services, player.id)
     )
 
 

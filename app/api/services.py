@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.cluster.limits import Limiter
 from app.cluster.lobby import Lobby
 from app.db.accounts import Accounts
+from app.db.appeals import Appeals
 from app.db.history import History
 from app.db.players import Players
 from app.db.ratings import Ratings
@@ -35,6 +36,7 @@ class Services:
     reports: Reports
     report_limits: Limiter
     """Per player id: how often they may report another (the operator reads every report)."""
+    appeals: Appeals
     lobby: Lobby
     accounts: Accounts
     ratings: Ratings

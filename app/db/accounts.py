@@ -279,9 +279,10 @@ class Accounts:
         Gone: the account (its username is free again), every device's session and the old
         guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
         leaderboards), the rating history, the player's chat lines, a quick-play ticket, the
-        reports they made and those made about them, the operator's suspension and the failed
-        logins counted against the username. The matches stay, for the others who played
-        them, with the seat's name left out (``name`` null: the client says "Deleted player").
+        reports they made and those made about them, the operator's suspension and the appeal
+        against it, the failed logins counted against the username. The matches stay, for the
+        others who played them, with the seat's name left out (``name`` null: the client says
+        "Deleted player").
         The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
         the matches' seats still point at its id, which now names nobody (``Players.by_id`` and
         the profile answer ``unknown_player``).
@@ -324,6 +325,9 @@ class Accounts:
                     erased_at=datetime.now(UTC),
                     suspension_reason=None,  # the operator's words about the person
                     suspended_until=None,
+                    appeal_text=None,  # and the person's to the operator
+                    appealed_at=None,
+                    appeal_read_at=None,
                 )
             )
 

@@ -82,6 +82,12 @@ class Player(Base):
     suspension_changed_at: Mapped[datetime | None] = mapped_column(index=True)
     """When the operator last suspended the player or lifted it; every server asks for those
     changed lately (``app.db.player_news``)."""
+    # The player's appeal against the suspension (``app.db.appeals``): one per suspension, so a
+    # new suspension or its lifting clears it.
+    appeal_text: Mapped[str | None] = mapped_column(String(1000))
+    appealed_at: Mapped[datetime | None]
+    appeal_read_at: Mapped[datetime | None]
+    """When the operator read the appeal and kept the suspension (the player is told)."""
 
 
 class Room(Base):

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Collection
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
@@ -115,6 +115,10 @@ class Players:
                     suspension_reason=reason,
                     suspended_until=until,
                     suspension_changed_at=datetime.now(UTC),
+                    # An appeal answers one suspension (``app.db.appeals``).
+                    appeal_text=None,
+                    appealed_at=None,
+                    appeal_read_at=None,
                 )
             )
         return bool(getattr(done, "rowcount", 0))
@@ -125,15 +129,22 @@ class Players:
         async with self._sessions() as session:
             rows = await session.execute(
                 select(m.Player.id, m.Player.suspension_reason, m.Player.suspended_until).where(
-                    m.Player.suspension_reason.is_not(None),
-                    m.Player.erased_at.is_(None),
-                    m.Player.suspended_until.is_(None) | (m.Player.suspended_until > now),
+                    suspension_in_force(now)
                 )
             )
             held = {
                 player_id: stored_suspension(reason, until) for player_id, reason, until in rows
             }
         return {player_id: s for player_id, s in held.items() if s is not None}
+
+
+def suspension_in_force(now: datetime) -> ColumnElement[bool]:
+    """The player's row holds a suspension that has not ended by ``now``."""
+    return (
+        m.Player.suspension_reason.is_not(None)
+        & m.Player.erased_at.is_(None)
+        & (m.Player.suspended_until.is_(None) | (m.Player.suspended_until > now))
+    )
 
 
 def stored_suspension(reason: str | None, until: datetime | None) -> Suspension | None:

@@ -124,7 +124,7 @@ async def test_an_account_is_suspended_by_username_until_lifted_and_the_host_han
         room = (await http.get(f"/api/rooms/{code}")).json()["room"]
         assert room["seats"][0]["player"] is None
         me = await http.get("/api/accounts/me", headers=host.auth)
-        assert me.json()["suspension"] == {"reason": REASON, "until": None}
+        assert me.json()["suspension"] == {"reason": REASON, "until": None, "appeal": None}
         assert (await http.get("/api/accounts/me", headers=guest.auth)).json()["suspension"] is None
 
 
