@@ -5,6 +5,7 @@ when (docs/protocol.md §1). The others see only the empty seat."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -83,4 +84,43 @@ def test_a_player_suspended_during_a_match_plays_it_out_but_may_not_write(
     assert note.inner_text() == "You are suspended: you can read this chat, not write in it."
     assert guest.is_hidden("#chat-form")
     assert guest.evaluate("window.__belote.state.you.seat") == 2  # still playing
+    assert operator(["lift", ui.player_id(guest)], live_server) == 0
+
+
+def test_a_suspended_player_appeals_and_reads_the_operator_s_answer(
+    new_page: Any, live_server: Server
+) -> None:
+    """From the lobby's notice: "Appeal" asks for the words (Escape cancels, an empty appeal is
+    not sent), sends them once, and the notice then says the appeal waits; once the operator
+    keeps the suspension, the account page says so (docs/protocol.md §1)."""
+    _host, guest = seated_guest(new_page)
+    assert operator(["suspend", ui.player_id(guest), "--reason", REASON], live_server) == 0
+    deadline = time.monotonic() + 20
+    while guest.request.get("/api/players/me", headers=ui.auth(guest)).json()["suspension"] is None:
+        assert time.monotonic() < deadline
+        guest.wait_for_timeout(100)  # the server's next round: a wait for it, not a race
+    guest.goto("/#/")
+    guest.click("#appeal-open")
+    guest.wait_for_selector("#appeal-confirm")
+    assert guest.evaluate("document.activeElement.id") == "appeal-text"
+    guest.keyboard.press("Escape")  # cancels: nothing sent
+    guest.wait_for_selector("#appeal-confirm", state="detached")
+    guest.click("#appeal-open")
+    guest.click("#appeal-go")  # nothing written: asked for words, not sent
+    guest.wait_for_selector(".toast:has-text('Write your appeal first.')")
+    guest.fill("#appeal-text", "  I quoted someone else; I insulted nobody. ")
+    guest.click("#appeal-go")
+    guest.wait_for_selector(".toast:has-text('Your appeal was sent')")
+    guest.wait_for_selector("#appeal-confirm", state="detached")
+    status = guest.wait_for_selector("#appeal-status")
+    assert status.inner_text().endswith(": the site's operator has not answered yet.")
+    assert guest.query_selector("#appeal-open") is None  # once per suspension
+    with ThreadPoolExecutor(1) as pool:
+        (filed,) = pool.submit(asyncio.run, admin.appeals(live_server.settings)).result(60)
+    assert filed.appeal.text == "I quoted someone else; I insulted nobody."
+
+    assert operator(["deny-appeal", ui.player_id(guest)], live_server) == 0
+    guest.goto("/#/account")
+    kept = guest.wait_for_selector("#appeal-status")
+    assert kept.inner_text().endswith("and kept the suspension.")
     assert operator(["lift", ui.player_id(guest)], live_server) == 0
