@@ -58,8 +58,15 @@ async def test_a_suspended_player_appeals_once_and_reads_the_answer(
         assert code_of(await http.post(url, json=body)) == (401, "not_authenticated")
         assert (await suspension(http, rude) or {})["appeal"] is None  # none of it counted
 
-        made = await http.post(url, json={"text": f"  {WORDS} "}, headers=rude.auth)
-        assert made.status_code == 200, made.text
+        # Two at once (a double click, two devices): one is kept, the other refused.
+        both = await asyncio.gather(
+            http.post(url, json={"text": f"  {WORDS} "}, headers=rude.auth),
+            http.post(url, json={"text": f"  {WORDS} "}, headers=rude.auth),
+        )
+        assert sorted(answer.status_code for answer in both) == [200, 409]
+        (made,) = [answer for answer in both if answer.status_code == 200]
+        (refusal,) = [answer for answer in both if answer.status_code == 409]
+        assert code_of(refusal) == (409, "already_appealed")
         appeal = made.json()
         assert (appeal["text"], appeal["read_at"]) == (WORDS, None)
         at = datetime.fromisoformat(appeal["at"])
