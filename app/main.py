@@ -20,6 +20,7 @@ from app.api import (
     accounts,
     errors,
     matches,
+    mutes,
     my_rooms,
     players,
     quickplay,
@@ -40,6 +41,7 @@ from app.db.appeals import Appeals
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.lease import Lease, make_lease
+from app.db.mutes import Mutes
 from app.db.ownership import RoomLeases, session_name
 from app.db.player_news import PlayerNews
 from app.db.players import Players
@@ -204,6 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Reports(sessions),
         report_limits,
         Appeals(sessions),
+        Mutes(sessions),
         lobby,
         Accounts(
             sessions,
@@ -248,6 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(quickplay.router)
     app.include_router(reports.router)
     app.include_router(suspension.router)
+    app.include_router(mutes.router)
     app.include_router(
         websocket_router(
             manager,

@@ -14,6 +14,7 @@ from app.cluster.lobby import Lobby
 from app.db.accounts import Accounts
 from app.db.appeals import Appeals
 from app.db.history import History
+from app.db.mutes import Mutes
 from app.db.players import Players
 from app.db.ratings import Ratings
 from app.db.reports import Reports
@@ -37,6 +38,7 @@ class Services:
     report_limits: Limiter
     """Per player id: how often they may report another (the operator reads every report)."""
     appeals: Appeals
+    mutes: Mutes
     lobby: Lobby
     accounts: Accounts
     ratings: Ratings

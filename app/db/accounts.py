@@ -279,10 +279,10 @@ class Accounts:
         Gone: the account (its username is free again), every device's session and the old
         guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
         leaderboards), the rating history, the player's chat lines, a quick-play ticket, the
-        reports they made and those made about them, the operator's suspension and the appeal
-        against it, the failed logins counted against the username. The matches stay, for the
-        others who played them, with the seat's name left out (``name`` null: the client says
-        "Deleted player").
+        reports and mutes they made and those made about them, the operator's suspension and
+        the appeal against it, the failed logins counted against the username. The matches
+        stay, for the others who played them, with the seat's name left out (``name`` null: the
+        client says "Deleted player").
         The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
         the matches' seats still point at its id, which now names nobody (``Players.by_id`` and
         the profile answer ``unknown_player``).
@@ -310,6 +310,11 @@ class Accounts:
             await session.execute(  # made by them, or about them (their words as evidence)
                 delete(m.Report).where(
                     (m.Report.reporter_id == player_id) | (m.Report.reported_id == player_id)
+                )
+            )
+            await session.execute(  # theirs, and others' of them
+                delete(m.Mute).where(
+                    (m.Mute.muter_id == player_id) | (m.Mute.muted_id == player_id)
                 )
             )
             await session.execute(

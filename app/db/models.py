@@ -406,3 +406,14 @@ class Report(Base):
     that dealt with it); None while it waits to be read."""
     outcome: Mapped[str | None] = mapped_column(String(16))
     """``upheld`` (the operator acted on it) or ``dismissed``; None while open."""
+
+
+class Mute(Base):
+    """A player hides another's chat on every device and is never seated with them by quick
+    play (``app.db.mutes``). Read by the one who muted alone; gone with either's erasure."""
+
+    __tablename__ = "mutes"
+
+    muter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -13,6 +13,7 @@ from sqlalchemy import delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db import mutes
 from app.db.engine import upsert
 from app.rooms.matchmaking import Ticket
 
@@ -136,6 +137,10 @@ class SqlQuickPlayQueue:
                 .where(m.QuickPlayTicket.claim == claim)
                 .values(claim=None, claimed_at=None)
             )
+
+    async def apart(self, player_ids: Sequence[str]) -> set[frozenset[str]]:
+        async with self._sessions() as session:
+            return await mutes.apart(session, player_ids)
 
     async def seat(self, claim: str, room_code: str, rated: bool) -> bool:
         async with self._sessions.begin() as session:

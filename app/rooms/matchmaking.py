@@ -4,14 +4,15 @@ The queue is a port (``QuickPlayQueue``, kept in the database by ``app.db.quickp
 structure in this process: any node may form a table from it, and a ticket is taken for a
 table by an atomic claim, so two nodes never seat the same player twice. Tables are formed when
 a waiting player joins or asks how it goes (the client asks every second or so), which is also
-how a player's wait runs out: then bots fill the seats nobody came for.
+how a player's wait runs out: then bots fill the seats nobody came for. Two players one of
+whom muted the other are never seated together (``app.db.mutes``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -78,6 +79,10 @@ class QuickPlayQueue(Protocol):
         """Give back the tickets of a table that could not be made."""
         ...
 
+    async def apart(self, player_ids: Sequence[str]) -> set[frozenset[str]]:
+        """The pairs of these players never to be seated together: one muted the other."""
+        ...
+
     async def seat(self, claim: str, room_code: str, rated: bool) -> bool:
         """The claimed tickets' table is ready at ``room_code``; ``rated`` is the table's (one
         with bots is casual whatever was asked), which the tickets say from then on. False if
@@ -86,13 +91,18 @@ class QuickPlayQueue(Protocol):
 
 
 def pick_table(
-    waiting: Sequence[Ticket], seats: int, now: datetime
+    waiting: Sequence[Ticket],
+    seats: int,
+    now: datetime,
+    apart: Collection[frozenset[str]] = (),
 ) -> tuple[list[Ticket], bool] | None:
     """Who sits at the next table, and whether bots fill the rest; None: keep waiting.
 
     Each player, oldest first, is offered the nearest ratings within a window that widens as
-    they wait. A full table of people is formed as soon as one exists; once a player has
-    waited as long as they chose, they get whoever is there and bots for the other seats.
+    they wait, leaving out anyone ``apart`` pairs with one already chosen (a player who muted
+    or was muted by them). A full table of people is formed as soon as one exists; once a
+    player has waited as long as they chose, they get whoever is there and bots for the other
+    seats.
     """
     for anchor in waiting:
         waited = anchor.waited(now)
@@ -101,11 +111,26 @@ def pick_table(
             (t for t in waiting if t is not anchor), key=lambda t: abs(t.rating - anchor.rating)
         )
         near = [t for t in others if abs(t.rating - anchor.rating) <= window]
-        if len(near) + 1 >= seats:
-            return [anchor, *near[: seats - 1]], False
+        table = _together(anchor, near, seats, apart)
+        if len(table) >= seats:
+            return table, False
         if waited >= anchor.wait_seconds:
-            return [anchor, *others[: seats - 1]], len(others) + 1 < seats
+            table = _together(anchor, others, seats, apart)
+            return table, len(table) < seats
     return None
+
+
+def _together(
+    anchor: Ticket, candidates: Sequence[Ticket], seats: int, apart: Collection[frozenset[str]]
+) -> list[Ticket]:
+    """``anchor`` and the first candidates, in order, that no one chosen before keeps apart."""
+    table = [anchor]
+    for candidate in candidates:
+        if len(table) == seats:
+            break
+        if not any(frozenset((t.player_id, candidate.player_id)) in apart for t in table):
+            table.append(candidate)
+    return table
 
 
 class Matchmaker:
@@ -169,7 +194,9 @@ class Matchmaker:
                 if suspended(ticket.player_id):  # since they asked: they may not sit anywhere
                     await self._queue.remove(ticket.player_id)
             waiting = [ticket for ticket in waiting if not suspended(ticket.player_id)]
-            picked = pick_table(waiting, Ruleset.from_dict({"preset": preset}).seats, now)
+            apart = await self._queue.apart([ticket.player_id for ticket in waiting])
+            seats = Ruleset.from_dict({"preset": preset}).seats
+            picked = pick_table(waiting, seats, now, apart)
             if picked is None:
                 return
             tickets, with_bots = picked
