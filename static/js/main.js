@@ -11,6 +11,7 @@ import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./ratings.js";
 import { dropToasts } from "./ui.js";
 import { applyPrefs } from "./prefs.js";
+import { syncMutes } from "./mute.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -57,6 +58,7 @@ function route() {
 window.addEventListener("hashchange", route);
 window.addEventListener("belote:identity", () => {
   chrome();
+  syncMutes();
   // A name is saved now: the toasts that asked for one are out of date.
   dropToasts("name_needed");
   dropToasts("not_authenticated");
@@ -68,3 +70,4 @@ onLangChange(() => {
 });
 applyPrefs();
 route();
+syncMutes();

@@ -1,11 +1,20 @@
-// Muting a player's chat on this device: the player reads the table without someone's lines
-// (a rude one can be removed only before a match; during one, only hidden). Remembered by
-// player id in localStorage["belote.muted"], so it holds across rooms and reloads.
+// Muting a player's chat: the player reads the table without someone's lines (a rude one can
+// be removed only before a match; during one, only hidden). Kept on the server
+// (`/api/players/me/mutes`, docs/protocol.md §1), so that a mute holds on every device and quick
+// play never seats the two together; localStorage["belote.muted"] is this device's copy, read
+// at once by `isMuted`, and `syncMutes` brings it in line with the server's for the player
+// whose copy it is (localStorage["belote.muted.owner"]). A copy with no owner is from before
+// the server kept mutes, or from a spectator with no identity yet: the first player to sync
+// takes its mutes to the server.
+import { api } from "./api.js";
 import { h } from "./dom.js";
+import { getPlayer } from "./identity.js";
 import { labelled, t } from "./i18n.js";
+import { showError } from "./ui.js";
 
 const KEY = "belote.muted";
-const MOST = 200; // the oldest mute is forgotten beyond this
+const OWNER = "belote.muted.owner";
+const MOST = 200; // the oldest mute is forgotten beyond this (the server keeps as many)
 
 function load() {
   try {
@@ -16,14 +25,57 @@ function load() {
   }
 }
 
+function store(ids) {
+  localStorage.setItem(KEY, JSON.stringify(ids.slice(-MOST)));
+}
+
 export function isMuted(playerId) {
   return playerId !== null && playerId !== undefined && load().includes(playerId);
 }
 
-function setMuted(playerId, on) {
-  const ids = load().filter((id) => id !== playerId);
-  if (on) ids.push(playerId);
-  localStorage.setItem(KEY, JSON.stringify(ids.slice(-MOST)));
+const path = (playerId) => `/api/players/me/mutes/${encodeURIComponent(playerId)}`;
+
+/** Mute or unmute on this device at once, then on the server; undone if the server refuses. */
+async function setMuted(playerId, on) {
+  const before = load();
+  store([...before.filter((id) => id !== playerId), ...(on ? [playerId] : [])]);
+  const player = getPlayer();
+  if (!player) return true; // a spectator with no identity: this device only, until one syncs
+  try {
+    await api(on ? "PUT" : "DELETE", path(playerId));
+    return true;
+  } catch (error) {
+    store(before);
+    showError(error);
+    return false;
+  }
+}
+
+/** Bring this device's copy in line with the server's for the current player (at start and
+ * whenever the identity changes), first taking an ownerless copy's mutes to the server. Tells
+ * the page (`belote:mutes`) when the copy changed. */
+export async function syncMutes() {
+  const player = getPlayer();
+  if (!player) return;
+  const before = load();
+  try {
+    if (localStorage.getItem(OWNER) === null) {
+      for (const id of before) {
+        try {
+          await api("PUT", path(id));
+        } catch {
+          // a player erased since, or oneself: nothing to keep
+        }
+      }
+    }
+    const kept = await api("GET", "/api/players/me/mutes");
+    if (getPlayer()?.id !== player.id) return; // the identity changed meanwhile: its own sync
+    store(kept.map((muted) => muted.id));
+    localStorage.setItem(OWNER, player.id);
+  } catch {
+    return; // offline, or the token refused: the copy stays as it is until the next sync
+  }
+  if (JSON.stringify(load()) !== JSON.stringify(before)) window.dispatchEvent(new Event("belote:mutes"));
 }
 
 /** "Mute or report" over the chat: a box per other person (`people`: `{id, name}`, in seat
@@ -40,12 +92,18 @@ export function muteControl(people, { wasOpen, onChange, onReport }) {
     people.map((person) => {
       const { id, name } = person;
       const box = h("input", { type: "checkbox", id: `mute-${id}`, dataset: { player: id }, checked: isMuted(id) });
-      box.addEventListener("change", () => {
-        setMuted(id, box.checked);
+      box.addEventListener("change", async () => {
+        const on = box.checked;
+        const saved = setMuted(id, on); // this device's copy changes at once, the server's after
         onChange();
+        if (!(await saved)) {
+          box.checked = !on;
+          onChange();
+        }
       });
       const report = h("button", { type: "button", class: "link report-player", dataset: { player: id }, text: t("report"), "aria-label": t("report_title", { name }), onclick: () => onReport(person) });
       return h("div", { class: "mute-row" }, h("label", { class: "pref", for: `mute-${id}` }, box, " ", name), report);
     }),
+    h("p", { class: "muted mute-note", text: t("mute_note") }),
   );
 }

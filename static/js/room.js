@@ -1479,8 +1479,17 @@ export function showRoom(app, code) {
     if (refocus) document.getElementById("room-settings")?.focus();
   }
 
+  /** The mutes came from the server (another device's, mute.js): hide and show lines anew. */
+  function mutesSynced() {
+    renderChat();
+    muteKey = null;
+    renderMute();
+  }
+  window.addEventListener("belote:mutes", mutesSynced);
+
   return {
     leave() {
+      window.removeEventListener("belote:mutes", mutesSynced);
       conn.close();
       clearInterval(clockTimer);
       closeSettings(false);

@@ -1,13 +1,16 @@
-"""Muting a player's chat on this device, in a real Chromium: their lines leave the page at
-once, new ones never show, and it holds over a reload; the muted player notices nothing.
+"""Muting a player's chat, in a real Chromium: their lines leave the page at once, new ones
+never show, and it holds over a reload and on the player's other devices (the server keeps
+it); the muted player notices nothing.
 (During a match the host cannot remove a rude player: hiding their lines is what is left.)"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from tests.browser import ui
 from tests.browser.test_remove import seated_guest
 
 pytestmark = pytest.mark.browser
@@ -52,3 +55,61 @@ def test_a_player_mutes_another_s_chat_on_their_device(new_page: Any) -> None:
     host.uncheck(f"#mute-{guest_id}")
     host.wait_for_selector(".chat-text:has-text('second')")
     assert lines(host) == ["first", "hello", "second", "still here"]
+
+
+def server_mutes(page: Any) -> list[str]:
+    answer = page.request.get("/api/players/me/mutes", headers=ui.auth(page))
+    assert answer.ok, answer.text()
+    return [str(muted["id"]) for muted in answer.json()]
+
+
+def test_a_mute_holds_on_the_player_s_other_devices_and_an_old_one_is_kept(
+    new_page: Any,
+) -> None:
+    """The server keeps the mute: another browser of the same player hides the lines too, and
+    unmuting there shows them on both. A device's mutes from before the server kept them (no
+    owner) go to the server with the first player who uses it."""
+    host, guest = seated_guest(new_page)
+    guest_id = ui.player_id(guest)
+    say(guest, "rude words")
+    host.wait_for_selector(".chat-text:has-text('rude words')")
+    host.click("#chat-mute summary")
+    assert "Play now never seats you" in host.inner_text(".mute-note")
+    host.check(f"#mute-{guest_id}")
+    host.wait_for_selector(".chat-text:has-text('rude words')", state="detached")
+    deadline = time.monotonic() + 10
+    while server_mutes(host) != [guest_id]:  # the PUT after the box: a wait for it, not a race
+        assert time.monotonic() < deadline
+        host.wait_for_timeout(50)
+
+    other = new_page()  # the same player on another browser: its own storage, empty
+    other.goto("/")
+    other.evaluate(
+        "player => localStorage.setItem('belote.player', player)",
+        host.evaluate("() => localStorage.getItem('belote.player')"),
+    )
+    other.goto(host.url)
+    other.reload()
+    other.wait_for_selector("#chat")
+    other.wait_for_function("() => window.__belote && window.__belote.state.chat.length === 1")
+    other.wait_for_function("() => !document.querySelector('.chat-text')")  # hidden here too
+    other.click("#chat-mute summary")
+    assert other.is_checked(f"#mute-{guest_id}")
+    other.uncheck(f"#mute-{guest_id}")
+    other.wait_for_selector(".chat-text:has-text('rude words')")
+    while server_mutes(other) != []:
+        assert time.monotonic() < deadline
+        other.wait_for_timeout(50)
+
+    # A device that muted the guest before the server kept mutes, as someone new.
+    newcomer = new_page()
+    newcomer.goto("/")
+    newcomer.evaluate("id => localStorage.setItem('belote.muted', JSON.stringify([id]))", guest_id)
+    ui.set_name(newcomer, "Newcomer")
+    deadline = time.monotonic() + 10
+    while server_mutes(newcomer) != [guest_id]:
+        assert time.monotonic() < deadline
+        newcomer.wait_for_timeout(50)
+    assert newcomer.evaluate("() => localStorage.getItem('belote.muted.owner')") == (
+        ui.player_id(newcomer)
+    )
