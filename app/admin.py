@@ -28,12 +28,16 @@
   suspension, ``app.db.appeals``), the oldest first, with the suspension; ``--all``: the
   appeals answered already too. To grant one, ``lift`` the suspension.
 - ``deny-appeal PLAYER``: the appeal was read and the suspension stands; the player is told.
+- ``log [--days N] [--player PLAYER]``: what operators did to players in the last N days (30),
+  the oldest first (``app.db.moderation``). Every command above that changes something writes
+  its line there, under the operator's name: ``--by NAME``, or the system user running it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import itertools
 import sys
 import time
@@ -47,6 +51,7 @@ from app.api.players import clean_name
 from app.db.accounts import Accounts
 from app.db.appeals import Appeals, FiledAppeal
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.moderation import Entry, ModerationLog
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
 from app.rooms.suspensions import Suspension
@@ -65,9 +70,16 @@ async def _on_database(
         await engine.dispose()
 
 
-async def reset_password(settings: Settings, username: str) -> str | None:
-    """The new password, or None for an unknown username."""
-    return await _on_database(settings, lambda s: Accounts(s).reset_password(username))
+async def reset_password(settings: Settings, username: str) -> tuple[str, str] | None:
+    """The account's player id and its new password, or None for an unknown username."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> tuple[str, str] | None:
+        accounts = Accounts(sessions)
+        player_id = await accounts.player_of(username)
+        password = await accounts.reset_password(username)
+        return None if player_id is None or password is None else (player_id, password)
+
+    return await _on_database(settings, work)
 
 
 async def _player_of(sessions: async_sessionmaker[AsyncSession], who: str) -> str | None:
@@ -81,16 +93,19 @@ Done = tuple[str, int] | None
 """The player's id and how many open reports on them the command closed; None for nobody."""
 
 
-async def rename(settings: Settings, who: str, name: str) -> Done:
+async def rename(settings: Settings, who: str, name: str) -> tuple[str, str, int] | None:
     """Rename the player whose id or account's username is ``who``, closing the open reports
-    about their name as upheld."""
+    about their name as upheld: their id, their name before, the reports closed."""
 
-    async def work(sessions: async_sessionmaker[AsyncSession]) -> Done:
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> tuple[str, str, int] | None:
         player_id = await _player_of(sessions, who)
-        if player_id is None:
+        players = Players(sessions)
+        before = None if player_id is None else await players.by_id(player_id)
+        if player_id is None or before is None:
             return None
-        await Players(sessions).rename(player_id, name)
-        return player_id, await Reports(sessions).close(player_id, "upheld", ("name",))
+        await players.rename(player_id, name)
+        closed = await Reports(sessions).close(player_id, "upheld", ("name",))
+        return player_id, before.name, closed
 
     return await _on_database(settings, work)
 
@@ -161,6 +176,42 @@ async def reports(settings: Settings, days: float, closed: bool = False) -> list
     return await _on_database(settings, lambda s: Reports(s).since(since, closed))
 
 
+async def note(
+    settings: Settings, operator: str, action: str, player_id: str, detail: str | None = None
+) -> None:
+    """Write the operator's change to the log (``app.db.moderation``)."""
+    await _on_database(
+        settings, lambda s: ModerationLog(s).note(operator, action, player_id, detail)
+    )
+
+
+async def log(settings: Settings, days: float, who: str | None = None) -> list[Entry] | None:
+    """The log of the last ``days`` days, of the player ``who`` names (an erased player's id
+    too) or of everyone; None when ``who`` names nobody the log knows."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> list[Entry] | None:
+        since = datetime.now(UTC) - timedelta(days=days)
+        if who is None:
+            return await ModerationLog(sessions).since(since)
+        found = await _player_of(sessions, who)
+        entries = await ModerationLog(sessions).since(since, found or who)
+        return None if found is None and not entries else entries
+
+    return await _on_database(settings, work)
+
+
+def log_lines(entries: Sequence[Entry]) -> list[str]:
+    lines = []
+    for e in entries:
+        name = e.player_name or "(erased)"
+        detail = f": {e.detail}" if e.detail else ""
+        lines.append(
+            f"{e.at:%Y-%m-%d %H:%M} UTC  {e.operator}  {e.action}  {name} (id {e.player_id})"
+            f"{detail}"
+        )
+    return lines
+
+
 def report_lines(filed: Sequence[FiledReport]) -> list[str]:
     """The reports as the operator reads them: each reported player, then their reports."""
     lines: list[str] = []
@@ -191,52 +242,17 @@ def report_lines(filed: Sequence[FiledReport]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m app.admin",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    reset = commands.add_parser(
-        "reset-password", help="draw a new password for an account and sign out its devices"
-    )
-    reset.add_argument("username")
-    renaming = commands.add_parser("rename", help="give a player another display name")
-    renaming.add_argument("player", help="the player's id, or an account's username")
-    renaming.add_argument("name", type=_name, help="the new display name (1 to 32 characters)")
-    suspending = commands.add_parser("suspend", help="let a player watch but not play")
-    suspending.add_argument("player", help="the player's id, or an account's username")
-    suspending.add_argument(
-        "--reason",
-        required=True,
-        type=_reason,
-        help="what the player is told (1 to 200 characters)",
-    )
-    suspending.add_argument(
-        "--days", type=_days, help="how long (fractions allowed); without it, until lifted"
-    )
-    lifting = commands.add_parser("lift", help="end a player's suspension now")
-    lifting.add_argument("player", help="the player's id, or an account's username")
-    reading = commands.add_parser("reports", help="read what players reported of others")
-    reading.add_argument(
-        "--days", type=_days, default=7.0, help="how far back (fractions allowed; 7)"
-    )
-    reading.add_argument("--all", action="store_true", help="the closed reports too")
-    closing = commands.add_parser("close", help="close the open reports on a player")
-    closing.add_argument("player", help="the player's id, or an account's username")
-    closing.add_argument(
-        "--upheld",
-        action="store_true",
-        help="you acted on them (without it: dismissed, nothing to act on)",
-    )
-    listing = commands.add_parser("appeals", help="read suspended players' appeals")
-    listing.add_argument("--all", action="store_true", help="the answered appeals too")
-    denying = commands.add_parser(
-        "deny-appeal", help="keep a suspension after reading its appeal (the player is told)"
-    )
-    denying.add_argument("player", help="the player's id, or an account's username")
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     settings = settings or Settings()
+    by: str = args.by
+    if args.command == "log":
+        entries = asyncio.run(log(settings, args.days, args.player))
+        if entries is None:
+            return _nobody(args.player)
+        print(f"{_count(len(entries), 'change')} in the last {_count(args.days, 'day')}.")
+        for line in log_lines(entries):
+            print(line)
+        return 0
     if args.command == "appeals":
         waiting = asyncio.run(appeals(settings, args.all))
         head = _count(len(waiting), "appeal") if waiting else "No appeal"
@@ -251,6 +267,7 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         if not denied[1]:
             print(f"Player {denied[0]} has no appeal waiting.", file=sys.stderr)
             return 1
+        asyncio.run(note(settings, by, "deny-appeal", denied[0]))
         print(f"Player {denied[0]} stays suspended and is told the appeal was read.")
         return 0
     if args.command == "reports":
@@ -265,24 +282,100 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         done = asyncio.run(close(settings, args.player, outcome))
         if done is None:
             return _nobody(args.player)
-        print(f"Player {done[0]}: {_closed(done[1], outcome) or 'no open report.'}")
+        closed = _closed(done[1], outcome)
+        if closed:
+            asyncio.run(note(settings, by, "close", done[0], closed))
+        print(f"Player {done[0]}: {closed or 'no open report.'}")
         return 0
     if args.command in ("suspend", "lift"):
         return _suspend(settings, args)
     if args.command == "reset-password":
-        password = asyncio.run(reset_password(settings, args.username))
-        if password is None:
+        reset = asyncio.run(reset_password(settings, args.username))
+        if reset is None:
             print(f"No account is called {args.username!r}.", file=sys.stderr)
             return 1
-        print(f"New password for {args.username}: {password}")
+        asyncio.run(note(settings, by, "reset-password", reset[0]))
+        print(f"New password for {args.username}: {reset[1]}")
         print("Every device of the account is signed out; ask the person to change the password.")
         return 0
-    done = asyncio.run(rename(settings, args.player, args.name))
-    if done is None:
+    renamed = asyncio.run(rename(settings, args.player, args.name))
+    if renamed is None:
         return _nobody(args.player)
-    print(f"Player {done[0]} is now called {args.name}.")
-    _say_closed(done[1], "upheld")
+    player_id, before, closed_count = renamed
+    asyncio.run(
+        note(
+            settings,
+            by,
+            "rename",
+            player_id,
+            _joined(f"from {before} to {args.name}", closed_count),
+        )
+    )
+    print(f"Player {player_id} is now called {args.name}.")
+    _say_closed(closed_count, "upheld")
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app.admin",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--by",
+        type=_operator,
+        default=_operator(_system_user()),
+        help="the operator's name in the log (the system user running the command)",
+    )
+
+    def command(name: str, purpose: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=purpose, parents=[common])
+
+    commands = parser.add_subparsers(dest="command", required=True)
+    reset = command("reset-password", "draw a new password for an account and sign out its devices")
+    reset.add_argument("username")
+    renaming = command("rename", "give a player another display name")
+    renaming.add_argument("player", help="the player's id, or an account's username")
+    renaming.add_argument("name", type=_name, help="the new display name (1 to 32 characters)")
+    suspending = command("suspend", "let a player watch but not play")
+    suspending.add_argument("player", help="the player's id, or an account's username")
+    suspending.add_argument(
+        "--reason",
+        required=True,
+        type=_reason,
+        help="what the player is told (1 to 200 characters)",
+    )
+    suspending.add_argument(
+        "--days", type=_days, help="how long (fractions allowed); without it, until lifted"
+    )
+    lifting = command("lift", "end a player's suspension now")
+    lifting.add_argument("player", help="the player's id, or an account's username")
+    reading = command("reports", "read what players reported of others")
+    reading.add_argument(
+        "--days", type=_days, default=7.0, help="how far back (fractions allowed; 7)"
+    )
+    reading.add_argument("--all", action="store_true", help="the closed reports too")
+    closing = command("close", "close the open reports on a player")
+    closing.add_argument("player", help="the player's id, or an account's username")
+    closing.add_argument(
+        "--upheld",
+        action="store_true",
+        help="you acted on them (without it: dismissed, nothing to act on)",
+    )
+    listing = command("appeals", "read suspended players' appeals")
+    listing.add_argument("--all", action="store_true", help="the answered appeals too")
+    denying = command(
+        "deny-appeal", "keep a suspension after reading its appeal (the player is told)"
+    )
+    denying.add_argument("player", help="the player's id, or an account's username")
+    history = command("log", "read what operators did to players")
+    history.add_argument(
+        "--days", type=_days, default=30.0, help="how far back (fractions allowed; 30)"
+    )
+    history.add_argument("--player", help="only this player (an id, or an account's username)")
+    return parser
 
 
 def _nobody(who: str) -> int:
@@ -293,6 +386,25 @@ def _nobody(who: str) -> int:
 def _closed(count: int, outcome: str) -> str:
     """``2 open reports closed as upheld.``, or nothing for none."""
     return f"{_count(count, 'open report')} closed as {outcome}." if count else ""
+
+
+def _joined(detail: str, closed: int) -> str:
+    """A change's words in the log, with the reports it closed as upheld."""
+    return f"{detail}; {_closed(closed, 'upheld')}" if closed else detail
+
+
+def _system_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for the process's user (a bare container)
+        return "operator"
+
+
+def _operator(raw: str) -> str:
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= 64:
+        raise argparse.ArgumentTypeError("an operator's name has 1 to 64 characters")
+    return name
 
 
 def _say_closed(count: int, outcome: str) -> None:
@@ -311,9 +423,12 @@ def _suspend(settings: Settings, args: argparse.Namespace) -> int:
         return _nobody(args.player)
     player_id, closed = done
     if lifting:
+        asyncio.run(note(settings, args.by, "lift", player_id))
         print(f"Player {player_id} may play again.")
     else:
         end = "until lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+        detail = _joined(f"{end}: {args.reason}", closed)
+        asyncio.run(note(settings, args.by, "suspend", player_id, detail))
         print(f"Player {player_id} is suspended {end}.")
         _say_closed(closed, "upheld")
     seconds = settings.token_check_seconds

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db import moderation
 from app.db.engine import upsert
 from app.db.players import hash_token
 from app.rooms.errors import RoomError
@@ -280,7 +281,8 @@ class Accounts:
         guest token (the player's open sockets are closed: ``TokenWatch``), the ratings (off the
         leaderboards), the rating history, the player's chat lines, a quick-play ticket, the
         reports and mutes they made and those made about them, the operator's suspension and
-        the appeal against it, the failed logins counted against the username. The matches
+        the appeal against it (and the words of the operators' log about them: its entries
+        stay), the failed logins counted against the username. The matches
         stay, for the others who played them, with the seat's name left out (``name`` null: the
         client says "Deleted player").
         The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
@@ -317,6 +319,7 @@ class Accounts:
                     (m.Mute.muter_id == player_id) | (m.Mute.muted_id == player_id)
                 )
             )
+            await moderation.forget_words(session, player_id)
             await session.execute(
                 update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)
             )

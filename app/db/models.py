@@ -417,3 +417,17 @@ class Mute(Base):
     muter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ModerationEntry(Base):
+    """What an operator did to a player with ``python -m app.admin`` (``app.db.moderation``):
+    who, when, what. Read by operators alone; erasure keeps the entry but not its words."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    operator: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    detail: Mapped[str | None] = mapped_column(String(400))

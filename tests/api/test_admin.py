@@ -88,3 +88,60 @@ def test_a_rename_of_nobody_or_to_a_bad_name_changes_nothing(
         admin.main(["rename", "nobody-at-all", "   "], settings)
     assert refused.value.code == 2
     assert "a name has 1 to 32 characters" in capsys.readouterr().err
+
+
+async def test_every_change_an_operator_makes_is_in_the_log_under_their_name(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Who did what to whom, and when (``python -m app.admin log``); ``--by`` names the
+    operator, else the system user running the command. Reading changes nothing and is not
+    written down; a player's erasure keeps the entries but not their words."""
+    rude, ivana = await new_guest(http, "Rude word"), await new_account(http, "Ivana")
+    for reporter in (ivana,):
+        url = f"/api/players/{rude.id}/reports"
+        assert (await http.post(url, json={"reason": "name"}, headers=reporter.auth)).is_success
+
+    async def run(*command: str, status: int = 0) -> list[str]:
+        assert await asyncio.to_thread(admin.main, list(command), settings) == status
+        out, err = capsys.readouterr()
+        return (out or err).splitlines()
+
+    await run("rename", rude.id, "Player 3", "--by", "alice")  # closes Ivana's report
+    await run("suspend", rude.id, "--reason", "Insults", "--by", " bob  smith ")
+    await run("lift", rude.id, "--by", "alice")
+    await run("reset-password", f"ivana-{ivana.id}")  # by the system user
+    await run("close", rude.id, "--by", "alice")  # nothing open: nothing changed, no entry
+    await run("reports", "--by", "alice")  # reading is not a change
+    said = await run("log")
+    assert said[0] == "4 changes in the last 30 days."
+    rows = [line.split("  ", 3) for line in said[1:]]
+    assert [row[1:3] for row in rows] == [
+        ["alice", "rename"],
+        ["bob smith", "suspend"],
+        ["alice", "lift"],
+        [admin._system_user(), "reset-password"],
+    ]
+    assert rows[0][3] == (
+        f"Player 3 (id {rude.id}): from Rude word to Player 3; 1 open report closed as upheld."
+    )
+    assert rows[1][3] == f"Player 3 (id {rude.id}): until lifted: Insults"
+    assert rows[2][3] == f"Player 3 (id {rude.id})"
+    assert rows[3][3] == f"Ivana (id {ivana.id})"
+    assert await run("log", "--player", f"IVANA-{ivana.id}") == [
+        "1 change in the last 30 days.",
+        said[4],
+    ]
+    assert await run("log", "--player", "nobody-at-all", status=1) == [
+        "No player has the id or username 'nobody-at-all'."
+    ]
+    with pytest.raises(SystemExit):  # argparse refuses an empty name (before any work)
+        admin.main(["log", "--by", " "], settings)
+
+    assert (await http.delete("/api/players/me", headers=rude.auth)).status_code == 204
+    after = await run("log", "--player", rude.id)
+    assert after[1:] == [
+        f"{line.split('  ')[0]}  {who}  {action}  (erased) (id {rude.id})"
+        for line, who, action in zip(
+            said[1:4], ("alice", "bob smith", "alice"), ("rename", "suspend", "lift"), strict=True
+        )
+    ]
