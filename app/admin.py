@@ -302,15 +302,7 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     if renamed is None:
         return _nobody(args.player)
     player_id, before, closed_count = renamed
-    asyncio.run(
-        note(
-            settings,
-            by,
-            "rename",
-            player_id,
-            _joined(f"from {before} to {args.name}", closed_count),
-        )
-    )
+    _changed(settings, by, "rename", player_id, f"from {before} to {args.name}", closed_count)
     print(f"Player {player_id} is now called {args.name}.")
     _say_closed(closed_count, "upheld")
     return 0
@@ -388,9 +380,14 @@ def _closed(count: int, outcome: str) -> str:
     return f"{_count(count, 'open report')} closed as {outcome}." if count else ""
 
 
-def _joined(detail: str, closed: int) -> str:
-    """A change's words in the log, with the reports it closed as upheld."""
-    return f"{detail}; {_closed(closed, 'upheld')}" if closed else detail
+def _changed(
+    settings: Settings, by: str, action: str, player_id: str, detail: str, upheld: int
+) -> None:
+    """Write the change to the log, and the reports it closed as upheld as an entry of their
+    own (``close``, which the player's export leaves out: ``app.db.export``)."""
+    asyncio.run(note(settings, by, action, player_id, detail))
+    if upheld:
+        asyncio.run(note(settings, by, "close", player_id, _closed(upheld, "upheld")))
 
 
 def _system_user() -> str:
@@ -427,8 +424,7 @@ def _suspend(settings: Settings, args: argparse.Namespace) -> int:
         print(f"Player {player_id} may play again.")
     else:
         end = "until lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
-        detail = _joined(f"{end}: {args.reason}", closed)
-        asyncio.run(note(settings, args.by, "suspend", player_id, detail))
+        _changed(settings, args.by, "suspend", player_id, f"{end}: {args.reason}", closed)
         print(f"Player {player_id} is suspended {end}.")
         _say_closed(closed, "upheld")
     seconds = settings.token_check_seconds

@@ -21,6 +21,7 @@ from app.api import (
     errors,
     matches,
     mutes,
+    my_data,
     my_rooms,
     players,
     quickplay,
@@ -39,6 +40,7 @@ from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
 from app.db.appeals import Appeals
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.export import DataExport
 from app.db.history import History
 from app.db.lease import Lease, make_lease
 from app.db.mutes import Mutes
@@ -133,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Each rename is news at the player's tables (a seat, a line for the others): bounded.
     renames = limiter("rename", 1 / settings.rename_seconds, settings.rename_burst)
     report_limits = limiter("report", 1 / settings.report_seconds, settings.report_burst)
+    export_limits = limiter("export", 1 / settings.export_seconds, settings.export_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
     gate = None  # WebSockets per address: counted by this process unless Redis is shared
@@ -207,6 +210,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         report_limits,
         Appeals(sessions),
         Mutes(sessions),
+        DataExport(sessions),
+        export_limits,
         lobby,
         Accounts(
             sessions,
@@ -252,6 +257,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(reports.router)
     app.include_router(suspension.router)
     app.include_router(mutes.router)
+    app.include_router(my_data.router)
     app.include_router(
         websocket_router(
             manager,

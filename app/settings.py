@@ -94,6 +94,15 @@ class Settings(BaseSettings):
     report_seconds: float = Field(
         default=60.0, gt=0, description="Seconds between a player's reports, past the burst."
     )
+    export_burst: int = Field(
+        default=3,
+        ge=1,
+        description="Exports of their data one player may ask for at once (then one per "
+        "export_seconds): each reads everything kept about them.",
+    )
+    export_seconds: float = Field(
+        default=60.0, gt=0, description="Seconds between a player's exports, past the burst."
+    )
     http_per_second: float = Field(
         default=50.0,
         gt=0,

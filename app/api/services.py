@@ -13,6 +13,7 @@ from app.cluster.limits import Limiter
 from app.cluster.lobby import Lobby
 from app.db.accounts import Accounts
 from app.db.appeals import Appeals
+from app.db.export import DataExport
 from app.db.history import History
 from app.db.mutes import Mutes
 from app.db.players import Players
@@ -39,6 +40,9 @@ class Services:
     """Per player id: how often they may report another (the operator reads every report)."""
     appeals: Appeals
     mutes: Mutes
+    data_export: DataExport
+    export_limits: Limiter
+    """Per player id: how often they may export their data (each export reads all of it)."""
     lobby: Lobby
     accounts: Accounts
     ratings: Ratings

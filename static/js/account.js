@@ -109,6 +109,30 @@ function passwordForm() {
   );
 }
 
+/** "Your data": everything the site keeps about the player (`GET /api/players/me/export`),
+ * saved as a JSON file. */
+function yourData(playerId) {
+  const button = h("button", { type: "button", id: "export", text: t("data_download") });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const data = await get("/api/players/me/export");
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+      const link = h("a", { href: url, download: `belote-${playerId}.json`, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      toast(t("data_downloaded"));
+    } catch (error) {
+      showError(error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("section", { class: "panel", id: "your-data" }, h("h2", { text: t("data_title") }), h("p", { class: "muted", text: t("data_explain") }), button);
+}
+
 /** The last question before erasing: true to go on. Escape, or the first button, keeps the
  * player, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does
  * not erase by accident. */
@@ -264,6 +288,7 @@ export function showAccount(app) {
       box.append(
         h("section", { class: "panel" }, h("h2", { text: t("claim_title") }), h("p", { class: "muted", text: t("claim_explain") }), claimForm(player, render)),
         h("section", { class: "panel" }, h("h2", { text: t("login_title") }), h("p", { class: "muted", text: t("login_explain") }), loginForm(render)),
+        yourData(me.id),
         h("section", { class: "panel erase", id: "forget" }, h("h2", { text: t("forget_title") }), h("p", { class: "muted", text: t("forget_explain") }), forgetButton(player)),
       );
       return;
@@ -286,6 +311,7 @@ export function showAccount(app) {
       ),
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
       open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
+      yourData(me.id),
       h("section", { class: "panel erase", id: "erase" }, h("h2", { text: t("erase_title") }), h("p", { class: "muted", text: t("erase_explain") }), eraseForm(me.username)),
     ]);
   }

@@ -113,23 +113,23 @@ async def test_every_change_an_operator_makes_is_in_the_log_under_their_name(
     await run("close", rude.id, "--by", "alice")  # nothing open: nothing changed, no entry
     await run("reports", "--by", "alice")  # reading is not a change
     said = await run("log")
-    assert said[0] == "4 changes in the last 30 days."
+    assert said[0] == "5 changes in the last 30 days."
     rows = [line.split("  ", 3) for line in said[1:]]
     assert [row[1:3] for row in rows] == [
         ["alice", "rename"],
+        ["alice", "close"],  # the report on the name, answered by the rename
         ["bob smith", "suspend"],
         ["alice", "lift"],
         [admin._system_user(), "reset-password"],
     ]
-    assert rows[0][3] == (
-        f"Player 3 (id {rude.id}): from Rude word to Player 3; 1 open report closed as upheld."
-    )
-    assert rows[1][3] == f"Player 3 (id {rude.id}): until lifted: Insults"
-    assert rows[2][3] == f"Player 3 (id {rude.id})"
-    assert rows[3][3] == f"Ivana (id {ivana.id})"
+    assert rows[0][3] == f"Player 3 (id {rude.id}): from Rude word to Player 3"
+    assert rows[1][3] == f"Player 3 (id {rude.id}): 1 open report closed as upheld."
+    assert rows[2][3] == f"Player 3 (id {rude.id}): until lifted: Insults"
+    assert rows[3][3] == f"Player 3 (id {rude.id})"
+    assert rows[4][3] == f"Ivana (id {ivana.id})"
     assert await run("log", "--player", f"IVANA-{ivana.id}") == [
         "1 change in the last 30 days.",
-        said[4],
+        said[5],
     ]
     assert await run("log", "--player", "nobody-at-all", status=1) == [
         "No player has the id or username 'nobody-at-all'."
@@ -142,6 +142,9 @@ async def test_every_change_an_operator_makes_is_in_the_log_under_their_name(
     assert after[1:] == [
         f"{line.split('  ')[0]}  {who}  {action}  (erased) (id {rude.id})"
         for line, who, action in zip(
-            said[1:4], ("alice", "bob smith", "alice"), ("rename", "suspend", "lift"), strict=True
+            said[1:5],
+            ("alice", "alice", "bob smith", "alice"),
+            ("rename", "close", "suspend", "lift"),
+            strict=True,
         )
     ]
