@@ -21,6 +21,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.rooms import phrases
 
 
 def _when(value: datetime | None) -> str | None:
@@ -104,14 +105,17 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .order_by(m.Room.created_at),
             ("code", "host", "created_at"),
         ),
-        "chat": await _rows(
-            session,
-            select(m.Room.code, m.ChatMessage.at, m.ChatMessage.name, m.ChatMessage.text)
-            .join(m.Room, m.Room.id == m.ChatMessage.room_id)
-            .where(m.ChatMessage.player_id == player_id)
-            .order_by(m.ChatMessage.id),
-            ("table", "at", "name", "text"),
-        ),
+        "chat": [
+            {**line, "text": phrases.shown(line["text"])}
+            for line in await _rows(
+                session,
+                select(m.Room.code, m.ChatMessage.at, m.ChatMessage.name, m.ChatMessage.text)
+                .join(m.Room, m.Room.id == m.ChatMessage.room_id)
+                .where(m.ChatMessage.player_id == player_id)
+                .order_by(m.ChatMessage.id),
+                ("table", "at", "name", "text"),
+            )
+        ],
         "reports_made": await _rows(
             session,
             select(

@@ -29,6 +29,7 @@ from sqlalchemy.orm import aliased
 
 from app.db import models as m
 from app.db.players import stored_suspension
+from app.rooms import phrases
 from app.rooms.errors import RoomError
 from app.rooms.suspensions import Suspension
 
@@ -94,7 +95,9 @@ class Reports:
                     .order_by(m.ChatMessage.id.desc())
                     .limit(EVIDENCE_LINES)
                 )
-                evidence = [{"at": at, "text": said} for at, said in reversed(lines.all())]
+                evidence = [
+                    {"at": at, "text": phrases.shown(said)} for at, said in reversed(lines.all())
+                ]
             await session.execute(
                 delete(m.Report).where(
                     m.Report.reporter_id == reporter_id,

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from app.rooms import suspensions
+from app.rooms import phrases, suspensions
 from app.rooms.config import changed, checked
 from app.rooms.errors import LeaseLost, RoomError, server_error
 from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
@@ -446,14 +446,16 @@ class Room:
         command_id: CommandId | None,
         text: str,
         *,
+        phrase: str | None = None,
         reply: Reply | None = None,
         allowed: Allowance | None = None,
     ) -> int:
-        """``allowed``: taken once the line would be stored (the chat's rate limits), so that
-        a line refused for any other reason spends nobody's allowance, and given back if it
-        could not be stored."""
+        """A typed line (``text``), or a quick phrase by its name (``phrase``, ``text``
+        unused: ``app.rooms.phrases``). ``allowed``: taken once the line would be stored (the
+        chat's rate limits), so that a line refused for any other reason spends nobody's
+        allowance, and given back if it could not be stored."""
         return await self._call(
-            lambda: self._say(player_id, name, command_id, text, allowed), reply
+            lambda: self._say(player_id, name, command_id, text, allowed, phrase), reply
         )
 
     async def sit(
@@ -1417,17 +1419,15 @@ class Room:
         command_id: CommandId | None,
         text: str,
         allowed: Allowance | None = None,
+        phrase: str | None = None,
     ) -> int:
         self._check_fresh(player_id, command_id)
-        text = text.strip()
-        if not text:
-            raise RoomError("bad_chat", "A chat message cannot be empty.")
-        if len(text) > self._timings.chat_max_chars:
-            raise RoomError(
-                "bad_chat", f"A chat message has at most {self._timings.chat_max_chars} characters."
-            )
-        if not chat_writable(text):
-            raise RoomError("bad_chat", "A chat message cannot hold control characters.")
+        if phrase is not None:
+            if phrase not in phrases.PHRASES:
+                raise RoomError("bad_chat", f"Quick phrases are {', '.join(phrases.PHRASES)}.")
+            text = phrases.stored(phrase)
+        else:
+            text = _typed(text, self._timings.chat_max_chars)
         self._check_not_suspended(player_id)
         seat = self.seat_of(player_id)
         if seat is None:  # the chat is the players': spectators read it, they do not write in it
@@ -1754,9 +1754,22 @@ def _chat_dict(line: StoredChat) -> dict[str, Any]:
         "seat": line.seat,
         "player": line.player_id,
         "name": line.name,
-        "text": line.text,
+        "text": phrases.shown(line.text),
+        "phrase": phrases.phrase_of(line.text),
         "at": int(line.at * 1000),
     }
+
+
+def _typed(text: str, most: int) -> str:
+    """A typed chat line as kept (trimmed), or ``bad_chat``."""
+    text = text.strip()
+    if not text:
+        raise RoomError("bad_chat", "A chat message cannot be empty.")
+    if len(text) > most:
+        raise RoomError("bad_chat", f"A chat message has at most {most} characters.")
+    if not chat_writable(text):
+        raise RoomError("bad_chat", "A chat message cannot hold control characters.")
+    return text
 
 
 def _shuffle_view(drawn: DrawnDeck | None, next_seed: str | None) -> dict[str, Any]:

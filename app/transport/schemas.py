@@ -24,6 +24,7 @@ from pydantic import (
     StrictStr,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 MAX_SAFE_INTEGER = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER
@@ -85,7 +86,17 @@ _ACT_FIELDS = tuple(Act.model_fields)
 
 
 class Chat(_Data):
-    text: str = Field(min_length=1)
+    """A typed line (``text``) or a quick phrase by its name (``phrase``,
+    ``app.rooms.phrases``): one of the two."""
+
+    text: str | None = Field(default=None, min_length=1)
+    phrase: str | None = Field(default=None, min_length=1, max_length=16)
+
+    @model_validator(mode="after")
+    def _one(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat line has a text or a phrase")
+        return self
 
 
 class Sit(_Data):

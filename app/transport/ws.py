@@ -502,7 +502,8 @@ class _Session:
                 player.id,
                 player.name,
                 cid,
-                data.text,
+                data.text or "",
+                phrase=data.phrase,
                 reply=reply,
                 allowed=self.wire.chat_allowance(player.id, code),
             )

@@ -5,7 +5,7 @@ import { get } from "./api.js";
 import { RoomConnection } from "./conn.js";
 import { clear, h, replace } from "./dom.js";
 import { forgottenGuestName, getPlayer } from "./identity.js";
-import { errorText, houseRulesText, labelled, t } from "./i18n.js";
+import { errorText, houseRulesText, labelled, lang, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
 import { prefsControls } from "./prefs.js";
@@ -18,6 +18,7 @@ import { confirmDialog, modalKey } from "./dialog.js";
 import { settingsChangedWords, settingsDialog } from "./room-settings.js";
 import { isMuted, muteControl } from "./mute.js";
 import { openReport } from "./report.js";
+import { lineText, phraseButtons } from "./phrases.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
 import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
@@ -129,24 +130,31 @@ export function showRoom(app, code) {
   let muteKey = null; // the people (and language) the mute box was drawn for
   let settingsBox = null; // the host's open settings dialog: kept apart from the re-rendered table
   const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
-  const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, chatNote);
+  const phraseBox = h("details", { class: "chat-phrases", id: "chat-phrases" });
+  let phraseLang = null; // the language the phrase buttons were drawn in
+  const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, phraseBox, chatNote);
   const removedBox = h("section", { class: "panel removed", id: "removed", hidden: true });
   const side = h("aside", { class: "side" }, info, sheetBox, removedBox, chatBox);
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
   const motion = createMotion(root); // cosmetic: drawn state first, animations after (motion.js)
 
-  chatForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const text = chatInput.value.trim();
-    if (!text) return;
+  /** Send a chat line (`{text}` typed, or `{phrase}`); true once the room took it. */
+  async function say(line) {
     try {
-      await conn.send("chat", { text });
-      chatInput.value = "";
+      await conn.send("chat", line);
+      return true;
     } catch (error) {
       showError(error);
       if (error.code === "suspended") suspendedNow(); // during a match: the box goes
+      return false;
     }
+  }
+
+  chatForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = chatInput.value.trim();
+    if (text && (await say({ text }))) chatInput.value = "";
   });
 
   // ---- who sits where ------------------------------------------------------------------
@@ -506,6 +514,11 @@ export function showRoom(app, code) {
     chatForm.querySelector("button").textContent = t("send");
     // Spectators read the players' chat but do not write in it (the server refuses them too).
     chatForm.hidden = me() === null || S.suspended;
+    phraseBox.hidden = chatForm.hidden;
+    if (phraseLang !== lang()) {
+      phraseLang = lang();
+      phraseButtons(phraseBox, (phrase) => say({ phrase }));
+    }
     chatNote.hidden = !chatForm.hidden;
     chatNote.textContent = t(me() !== null ? "suspended_chat" : "spectator_chat");
     root.dataset.status = S.room.status;
@@ -1172,7 +1185,7 @@ export function showRoom(app, code) {
       "li",
       { class: "chat-line" },
       h("span", { class: "chat-name", text: `${labelled(line.name)} ` }),
-      h("span", { class: "chat-text", text: line.text }),
+      h("span", { class: line.phrase ? "chat-text chat-phrase" : "chat-text", text: lineText(line) }),
     );
   }
 
