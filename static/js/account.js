@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { go, showError, toast, tokenRefused } from "./ui.js";
 import { myRoomRow } from "./lobby.js";
 import { suspensionNotice } from "./suspension.js";
+import { mutedPanel } from "./mute.js";
 
 function identityChanged() {
   window.dispatchEvent(new Event("belote:identity"));
@@ -285,18 +286,22 @@ export function showAccount(app) {
     if (notice) box.append(notice);
     const profile = h("a", { class: "button", href: `#/p/${encodeURIComponent(me.id)}`, text: t("your_profile") });
     if (!me.username) {
-      box.append(
+      const muted = await mutedPanel();
+      if (!alive) return;
+      append(box, [
         h("section", { class: "panel" }, h("h2", { text: t("claim_title") }), h("p", { class: "muted", text: t("claim_explain") }), claimForm(player, render)),
         h("section", { class: "panel" }, h("h2", { text: t("login_title") }), h("p", { class: "muted", text: t("login_explain") }), loginForm(render)),
+        muted,
         yourData(me.id),
         h("section", { class: "panel erase", id: "forget" }, h("h2", { text: t("forget_title") }), h("p", { class: "muted", text: t("forget_explain") }), forgetButton(player)),
-      );
+      ]);
       return;
     }
     if (player.username !== me.username) setPlayer({ ...player, username: me.username });
-    const [sessions, open] = await Promise.all([
+    const [sessions, open, muted] = await Promise.all([
       get("/api/accounts/sessions").catch((error) => (showError(error), [])),
       get("/api/players/me/rooms").catch(() => []),
+      mutedPanel(),
     ]);
     if (!alive) return;
     // dom.js's append skips null (the element's own would write "null" on the page).
@@ -311,6 +316,7 @@ export function showAccount(app) {
       ),
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
       open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
+      muted,
       yourData(me.id),
       h("section", { class: "panel erase", id: "erase" }, h("h2", { text: t("erase_title") }), h("p", { class: "muted", text: t("erase_explain") }), eraseForm(me.username)),
     ]);

@@ -35,8 +35,9 @@ export function isMuted(playerId) {
 
 const path = (playerId) => `/api/players/me/mutes/${encodeURIComponent(playerId)}`;
 
-/** Mute or unmute on this device at once, then on the server; undone if the server refuses. */
-async function setMuted(playerId, on) {
+/** Mute or unmute on this device at once, then on the server; undone if the server refuses.
+ * True once the server has it. */
+export async function setMuted(playerId, on) {
   const before = load();
   store([...before.filter((id) => id !== playerId), ...(on ? [playerId] : [])]);
   const player = getPlayer();
@@ -106,4 +107,29 @@ export function muteControl(people, { wasOpen, onChange, onReport }) {
     }),
     h("p", { class: "muted mute-note", text: t("mute_note") }),
   );
+}
+
+/** "Muted players" on the account page: each with a button that unmutes them (everywhere),
+ * so that a mute can be undone away from the table it was made at. Null when there are none. */
+export async function mutedPanel() {
+  let muted;
+  try {
+    muted = await api("GET", "/api/players/me/mutes");
+  } catch {
+    return null; // the page says what matters without it
+  }
+  if (!muted.length) return null;
+  const list = h("ul", { class: "muted-list", id: "muted-list" });
+  for (const person of muted) {
+    const button = h("button", { type: "button", class: "unmute", dataset: { player: person.id }, text: t("unmute"), "aria-label": t("unmute_label", { name: person.name }) });
+    const row = h("li", {}, h("span", { class: "muted-name", text: person.name }), button);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      if (await setMuted(person.id, false)) row.remove();
+      else button.disabled = false;
+      if (!list.children.length) list.closest("section")?.remove();
+    });
+    list.append(row);
+  }
+  return h("section", { class: "panel", id: "muted-players" }, h("h2", { text: t("muted_title") }), h("p", { class: "muted", text: t("muted_explain") }), list);
 }

@@ -1494,6 +1494,7 @@ export function showRoom(app, code) {
 
   /** The mutes came from the server (another device's, mute.js): hide and show lines anew. */
   function mutesSynced() {
+    if (!S.room) return; // no snapshot yet: its first drawing reads the new mutes
     renderChat();
     muteKey = null;
     renderMute();

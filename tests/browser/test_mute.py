@@ -113,3 +113,36 @@ def test_a_mute_holds_on_the_player_s_other_devices_and_an_old_one_is_kept(
     assert newcomer.evaluate("() => localStorage.getItem('belote.muted.owner')") == (
         ui.player_id(newcomer)
     )
+
+
+def test_a_mute_is_undone_from_the_account_page(new_page: Any) -> None:
+    """Away from the table where it was made: the account page lists the muted players, and
+    "Unmute" takes one off everywhere (the server and this device)."""
+    host, guest = seated_guest(new_page)
+    guest_id = ui.player_id(guest)
+    host.click("#chat-mute summary")
+    host.check(f"#mute-{guest_id}")
+    deadline = time.monotonic() + 10
+    while server_mutes(host) != [guest_id]:
+        assert time.monotonic() < deadline
+        host.wait_for_timeout(50)
+    host.goto("/#/account")
+    row = host.wait_for_selector("#muted-players li")
+    assert row.inner_text().startswith("Guest")
+    assert host.get_attribute("#muted-players button.unmute", "aria-label") == "Unmute Guest"
+    host.click("#muted-players button.unmute")
+    host.wait_for_selector("#muted-players", state="detached")  # none left: the panel goes
+    assert server_mutes(host) == []
+    assert host.evaluate("() => localStorage.getItem('belote.muted')") == "[]"
+
+
+def test_mutes_that_arrive_before_the_table_does_break_nothing(new_page: Any) -> None:
+    """The mutes' sync (``belote:mutes``) may finish before the room's snapshot arrives: the
+    page then has no table to redraw, and must not fail (the fixture fails the test on any
+    JavaScript error); here the event fires every millisecond from the page's start."""
+    host, _guest = seated_guest(new_page)
+    say(host, "hello")
+    early = new_page()
+    early.add_init_script("setInterval(() => window.dispatchEvent(new Event('belote:mutes')), 1)")
+    ui.join_by_link(early, host, "Early")
+    early.wait_for_selector(".chat-text:has-text('hello')")  # drawn, through the events
