@@ -105,7 +105,7 @@ export function muteControl(people, { wasOpen, onChange, onReport }) {
       const report = h("button", { type: "button", class: "link report-player", dataset: { player: id }, text: t("report"), "aria-label": t("report_title", { name }), onclick: () => onReport(person) });
       return h("div", { class: "mute-row" }, h("label", { class: "pref", for: `mute-${id}` }, box, " ", name), report);
     }),
-    h("p", { class: "muted mute-note", text: t("mute_note") }),
+    h("p", { class: "mute-note", text: t("mute_note") }),
   );
 }
 
