@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select, true, update
+from sqlalchemy import ColumnElement, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
@@ -54,18 +54,11 @@ class Appeals:
         """Keep the player's appeal against their suspension in force. ``not_suspended``: none
         holds; ``already_appealed``: this suspension has its appeal."""
         now = datetime.now(UTC)
-        async with self._sessions.begin() as session:
-            done = await session.execute(
-                update(m.Player)
-                .where(
-                    m.Player.id == player_id,
-                    suspension_in_force(now),
-                    m.Player.appealed_at.is_(None),
-                )
-                .values(appeal_text=text, appealed_at=now)
-            )
-            if getattr(done, "rowcount", 0):
-                return Appeal(text, now, None)
+        if await self._change(
+            player_id, now, m.Player.appealed_at.is_(None), appeal_text=text, appealed_at=now
+        ):
+            return Appeal(text, now, None)
+        async with self._sessions() as session:
             suspended = await session.scalar(
                 select(m.Player.id).where(m.Player.id == player_id, suspension_in_force(now))
             )
@@ -93,16 +86,24 @@ class Appeals:
         """The operator read the appeal and keeps the suspension; False when the player has no
         unanswered appeal against a suspension in force."""
         now = datetime.now(UTC)
+        return await self._change(
+            player_id,
+            now,
+            m.Player.appealed_at.is_not(None),
+            m.Player.appeal_read_at.is_(None),
+            appeal_read_at=now,
+        )
+
+    async def _change(
+        self, player_id: str, now: datetime, *holds: ColumnElement[bool], **values: object
+    ) -> bool:
+        """Set ``values`` on the player's row if a suspension is in force and ``holds``, in one
+        conditional UPDATE (two at once: one wins); whether it did."""
         async with self._sessions.begin() as session:
             done = await session.execute(
                 update(m.Player)
-                .where(
-                    m.Player.id == player_id,
-                    suspension_in_force(now),
-                    m.Player.appealed_at.is_not(None),
-                    m.Player.appeal_read_at.is_(None),
-                )
-                .values(appeal_read_at=now)
+                .where(m.Player.id == player_id, suspension_in_force(now), *holds)
+                .values(**values)
             )
         return bool(getattr(done, "rowcount", 0))
 

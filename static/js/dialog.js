@@ -3,6 +3,7 @@
 // alike, and one keyboard for every open dialog (`modalKey`, the host's settings included:
 // Escape is its first button, Tab stays inside it).
 import { h } from "./dom.js";
+import { showError } from "./ui.js";
 
 /** A modal that asks before `go`. `id` names it and its parts (`{id}-confirm`, `{id}-title`,
  * `{id}-stay`, `{id}-go`); the button that keeps things as they are comes first. */
@@ -23,6 +24,50 @@ export function confirmDialog(id, { title, text, stay, go, danger = false, datas
       ),
     ),
   );
+}
+
+/** A modal that asks for words and sends them (reporting a player, appealing a suspension):
+ * `fields` are its form's elements, `send()` is awaited when the player confirms — the dialog
+ * closes when it resolves (unless to `false`: nothing was sent), and when it throws says why
+ * and stays open, its button usable again. Escape or the first button cancels; the focus goes
+ * back where it was. `id` names it and its parts as `confirmDialog` does. Returns the
+ * dialog's element. */
+export function sendDialog(id, { title, explain, fields, go, cancel, send }) {
+  document.getElementById(`${id}-confirm`)?.remove();
+  const before = document.activeElement;
+  // The keyboard of `modalKey`, unless the page's own handler gave it already (the room's).
+  const keys = (event) => event.defaultPrevented || modalKey(event);
+  const close = () => {
+    document.removeEventListener("keydown", keys);
+    backdrop.remove();
+    if (before && before.isConnected) before.focus();
+  };
+  const button = h("button", { type: "button", id: `${id}-go`, text: go });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      if ((await send()) !== false) close();
+    } catch (error) {
+      showError(error); // the dialog stays for another try
+    } finally {
+      button.disabled = false;
+    }
+  });
+  const backdrop = h(
+    "div",
+    { class: "modal-backdrop", id: `${id}-confirm` },
+    h(
+      "div",
+      { class: "modal report", role: "dialog", "aria-modal": "true", "aria-labelledby": `${id}-title` },
+      h("h3", { id: `${id}-title`, text: title }),
+      h("p", { class: "muted", text: explain }),
+      fields,
+      h("div", { class: "modal-buttons" }, h("button", { type: "button", id: `${id}-stay`, class: "primary", text: cancel, onclick: close }), button),
+    ),
+  );
+  document.addEventListener("keydown", keys);
+  document.body.append(backdrop);
+  return backdrop;
 }
 
 function focusables(dialog) {

@@ -38,6 +38,8 @@ def test_a_player_reports_another_from_the_table(new_page: Any, live_server: Ser
     host.click(report)
     host.wait_for_selector("#report-confirm")
     assert host.evaluate("document.activeElement.id") == "report-chat"  # the first reason
+    host.keyboard.press("Tab")  # one step (the room's keys and the dialog's are not both run)
+    assert host.evaluate("document.activeElement.id") == "report-text"
     host.keyboard.press("Escape")  # cancels: nothing sent
     host.wait_for_selector("#report-confirm", state="detached")
     host.click(report)

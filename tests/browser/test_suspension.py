@@ -103,6 +103,11 @@ def test_a_suspended_player_appeals_and_reads_the_operator_s_answer(
     guest.click("#appeal-open")
     guest.wait_for_selector("#appeal-confirm")
     assert guest.evaluate("document.activeElement.id") == "appeal-text"
+    guest.keyboard.press("Tab")  # stays inside the dialog: its buttons, then round again
+    assert guest.evaluate("document.activeElement.id") == "appeal-stay"
+    guest.keyboard.press("Tab")
+    guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.id") == "appeal-text"
     guest.keyboard.press("Escape")  # cancels: nothing sent
     guest.wait_for_selector("#appeal-confirm", state="detached")
     guest.click("#appeal-open")
