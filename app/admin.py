@@ -28,6 +28,11 @@
   suspension, ``app.db.appeals``), the oldest first, with the suspension; ``--all``: the
   appeals answered already too. To grant one, ``lift`` the suspension.
 - ``deny-appeal PLAYER``: the appeal was read and the suspension stands; the player is told.
+- ``announce TEXT [--fr TEXT] [--bg TEXT] [--en TEXT] [--hours N]``: a word to everyone on the
+  site, at the top of every page (``app.db.announcements``; a maintenance, a tournament), in
+  place of any other, for N hours or until ``unannounce``; the same in other languages for
+  their readers. Every server shows it within seconds, clients within minutes.
+- ``unannounce``: take the announcement down.
 - ``log [--days N] [--player PLAYER]``: what operators did to players in the last N days (30),
   the oldest first (``app.db.moderation``). Every command above that changes something writes
   its line there, under the operator's name: ``--by NAME``, or the system user running it.
@@ -49,6 +54,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.api.players import clean_name
 from app.db.accounts import Accounts
+from app.db.announcements import TEXT_MAX as ANNOUNCEMENT_MAX
+from app.db.announcements import Announcements
 from app.db.appeals import Appeals, FiledAppeal
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.moderation import Entry, ModerationLog
@@ -201,7 +208,8 @@ async def log(settings: Settings, days: float, who: str | None = None) -> list[E
 
 
 def log_lines(entries: Sequence[Entry]) -> list[str]:
-    lines = []
+    """The log as the operator reads it: a line per change, when, who, what, to whom."""
+    lines: list[str] = []
     for e in entries:
         name = e.player_name or "(erased)"
         detail = f": {e.detail}" if e.detail else ""
@@ -245,6 +253,19 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     args = _parser().parse_args(argv)
     settings = settings or Settings()
     by: str = args.by
+    if args.command == "announce":
+        until = None if args.hours is None else datetime.now(UTC) + timedelta(hours=args.hours)
+        texts = {lang: getattr(args, lang) for lang in LANGUAGES if getattr(args, lang)}
+        asyncio.run(
+            _on_database(settings, lambda s: Announcements(s, 0).set(args.text, texts, until))
+        )
+        end = "until unannounce" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+        print(f"Announced {end}: {args.text}")
+        return 0
+    if args.command == "unannounce":
+        had = asyncio.run(_on_database(settings, lambda s: Announcements(s, 0).clear()))
+        print("The announcement is down." if had else "There was no announcement.")
+        return 0
     if args.command == "log":
         entries = asyncio.run(log(settings, args.days, args.player))
         if entries is None:
@@ -362,6 +383,16 @@ def _parser() -> argparse.ArgumentParser:
         "deny-appeal", "keep a suspension after reading its appeal (the player is told)"
     )
     denying.add_argument("player", help="the player's id, or an account's username")
+    announcing = command("announce", "say something to everyone on the site")
+    announcing.add_argument("text", type=_announcement, help="what everyone reads")
+    for lang in LANGUAGES:
+        announcing.add_argument(
+            f"--{lang}", type=_announcement, help=f"the same for readers in {lang}"
+        )
+    announcing.add_argument(
+        "--hours", type=_hours, help="how long (fractions allowed); without it, until taken down"
+    )
+    command("unannounce", "take the announcement down")
     history = command("log", "read what operators did to players")
     history.add_argument(
         "--days", type=_days, default=30.0, help="how far back (fractions allowed; 30)"
@@ -395,6 +426,27 @@ def _system_user() -> str:
         return getpass.getuser()
     except (KeyError, OSError):  # no name for the process's user (a bare container)
         return "operator"
+
+
+LANGUAGES = ("en", "fr", "bg")
+"""The client's languages, which an announcement may be written in too."""
+
+
+def _announcement(raw: str) -> str:
+    text = " ".join(raw.split())
+    if not 1 <= len(text) <= ANNOUNCEMENT_MAX:
+        raise argparse.ArgumentTypeError(f"an announcement has 1 to {ANNOUNCEMENT_MAX} characters")
+    return text
+
+
+def _hours(raw: str) -> float:
+    try:
+        hours = float(raw)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not a number of hours: {raw!r}") from error
+    if not 0 < hours <= 24 * 366:
+        raise argparse.ArgumentTypeError("hours are more than 0 and at most a year's")
+    return hours
 
 
 def _operator(raw: str) -> str:

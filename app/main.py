@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import (
     accounts,
+    announcement,
     errors,
     matches,
     mutes,
@@ -38,6 +39,7 @@ from app.cluster.client import redis_client
 from app.cluster.limits import Limiter, LocalLimiter, RedisLimiter
 from app.cluster.lobby import Lobby, LocalLobby, RedisLobby
 from app.db.accounts import Accounts, LoginLimits
+from app.db.announcements import Announcements
 from app.db.appeals import Appeals
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.export import DataExport
@@ -211,6 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Appeals(sessions),
         Mutes(sessions),
         DataExport(sessions),
+        Announcements(sessions, settings.token_check_seconds),
         export_limits,
         lobby,
         Accounts(
@@ -258,6 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(suspension.router)
     app.include_router(mutes.router)
     app.include_router(my_data.router)
+    app.include_router(announcement.router)
     app.include_router(
         websocket_router(
             manager,

@@ -157,7 +157,7 @@ class Settings(BaseSettings):
         "signed out, a password changed) is closed (4401) within this time; on the node that "
         "revoked it, at once. The server reads, at the same pace, the players "
         "erased or renamed through another node of its cluster or by the operator (the rooms "
-        "it holds stop naming them, or show the new name).",
+        "it holds stop naming them, or show the new name), and the operator's announcement.",
     )
     outbox_limit: int = Field(
         default=1000, ge=10, description="Frames queued for a slow client before it is cut off."

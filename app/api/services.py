@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.cluster.limits import Limiter
 from app.cluster.lobby import Lobby
 from app.db.accounts import Accounts
+from app.db.announcements import Announcements
 from app.db.appeals import Appeals
 from app.db.export import DataExport
 from app.db.history import History
@@ -41,6 +42,7 @@ class Services:
     appeals: Appeals
     mutes: Mutes
     data_export: DataExport
+    announcements: Announcements
     export_limits: Limiter
     """Per player id: how often they may export their data (each export reads all of it)."""
     lobby: Lobby

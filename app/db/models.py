@@ -431,3 +431,17 @@ class ModerationEntry(Base):
     action: Mapped[str] = mapped_column(String(32))
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     detail: Mapped[str | None] = mapped_column(String(400))
+
+
+class Announcement(Base):
+    """The operator's word to everyone on the site (``app.db.announcements``): one at a time,
+    the row with id 1, shown by every client until it ends or is taken down."""
+
+    __tablename__ = "announcements"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    text: Mapped[str] = mapped_column(String(300))
+    texts: Mapped[dict[str, Any]]
+    """The same in other languages, by language code (``{"fr": "…"}``), for those readers."""
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    until: Mapped[datetime | None]

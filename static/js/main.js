@@ -12,6 +12,7 @@ import { showLeaderboard, showProfile } from "./ratings.js";
 import { dropToasts } from "./ui.js";
 import { applyPrefs } from "./prefs.js";
 import { syncMutes } from "./mute.js";
+import { relangAnnouncement, watchAnnouncement } from "./announcement.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -65,9 +66,11 @@ window.addEventListener("belote:identity", () => {
 });
 onLangChange(() => {
   chrome();
+  relangAnnouncement();
   if (page && page.relang) page.relang();
   else route();
 });
 applyPrefs();
 route();
 syncMutes();
+watchAnnouncement();

@@ -1,0 +1,76 @@
+"""The operator's announcement (``python -m app.admin announce`` / ``unannounce``, ``GET
+/api/announcement``, docs/protocol.md §1): one at a time, in other languages too, for a while or
+until taken down; every server shows it within its round of news."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from app import admin
+from app.settings import Settings
+from tests.api.test_suspension import eventually, hearing_news
+
+
+async def test_the_operator_announces_and_takes_it_down(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def run(*command: str) -> list[str]:
+        assert await asyncio.to_thread(admin.main, list(command), settings) == 0
+        return capsys.readouterr().out.splitlines()
+
+    async with hearing_news(settings) as (_server, http):
+
+        async def announced() -> Any:
+            answer = await http.get("/api/announcement")
+            assert answer.status_code == 200, answer.text
+            return answer.json()["announcement"]
+
+        assert await announced() is None
+        said = await run("announce", "  Restart at 22:00 UTC ", "--fr", "Redémarrage à 22 h")
+        assert said == ["Announced until unannounce: Restart at 22:00 UTC"]
+
+        async def shown() -> bool:
+            return await announced() is not None
+
+        await eventually(shown)
+        first = await announced()
+        assert (first["text"], first["texts"], first["until"]) == (
+            "Restart at 22:00 UTC",
+            {"fr": "Redémarrage à 22 h"},
+            None,
+        )
+        # A new one replaces it, here for two hours.
+        said = await run("announce", "Tournament tonight", "--hours", "2")
+        assert said[0].startswith("Announced until ")
+
+        async def replaced() -> bool:
+            return ((await announced()) or {}).get("text") == "Tournament tonight"
+
+        await eventually(replaced)
+        second = await announced()
+        assert second["texts"] == {} and second["made_at"] > first["made_at"]
+        until = datetime.fromisoformat(second["until"])
+        assert timedelta(hours=1.99) < until - datetime.now(UTC) <= timedelta(hours=2)
+        assert await run("unannounce") == ["The announcement is down."]
+
+        async def down() -> bool:
+            return await announced() is None
+
+        await eventually(down)
+        assert await run("unannounce") == ["There was no announcement."]
+
+
+def test_an_announcement_that_cannot_be_made_is_refused(settings: Settings) -> None:
+    for command in (
+        ["announce", "   "],
+        ["announce", "x" * 301],
+        ["announce", "Hi", "--hours", "0"],
+        ["announce", "Hi", "--hours", "soon"],
+        ["announce", "Hi", "--de", "Hallo"],
+    ):
+        with pytest.raises(SystemExit):  # argparse says why, before any work
+            admin.main(command, settings)
