@@ -28,6 +28,10 @@
   suspension, ``app.db.appeals``), the oldest first, with the suspension; ``--all``: the
   appeals answered already too. To grant one, ``lift`` the suspension.
 - ``deny-appeal PLAYER``: the appeal was read and the suspension stands; the player is told.
+- ``erase PLAYER --yes``: erase a player for good, as they could themselves (``Accounts.erase``:
+  for a person who asks by other means and cannot sign in). Not while they hold a seat or host
+  others at a table, which only a running server can change: suspend them first (they stand up
+  within seconds, at the end of a match they are playing), then erase.
 - ``announce TEXT [--fr TEXT] [--bg TEXT] [--en TEXT] [--hours N]``: a word to everyone on the
   site, at the top of every page (``app.db.announcements``; a maintenance, a tournament), in
   place of any other, for N hours or until ``unannounce``; the same in other languages for
@@ -58,9 +62,11 @@ from app.db.announcements import TEXT_MAX as ANNOUNCEMENT_MAX
 from app.db.announcements import Announcements
 from app.db.appeals import Appeals, FiledAppeal
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.history import History
 from app.db.moderation import Entry, ModerationLog
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
+from app.rooms.errors import RoomError
 from app.rooms.suspensions import Suspension
 from app.settings import Settings
 
@@ -143,6 +149,27 @@ async def close(settings: Settings, who: str, outcome: str) -> Done:
         if player_id is None:
             return None
         return player_id, await Reports(sessions).close(player_id, outcome)
+
+    return await _on_database(settings, work)
+
+
+async def erase(settings: Settings, who: str) -> tuple[str, list[str]] | None:
+    """Erase the player whose id or account's username is ``who``: their id and the tables
+    that keep them (nothing was erased then), or None for nobody."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> tuple[str, list[str]] | None:
+        player_id = await _player_of(sessions, who)
+        if player_id is None:
+            return None
+        tables = await History(sessions).rooms_to_leave(player_id)
+        if tables:
+            return player_id, tables
+        try:
+            await Accounts(sessions).erase(player_id)
+        except RoomError:  # sat down since the tables were read: nothing was erased
+            tables = await History(sessions).rooms_to_leave(player_id)
+            return player_id, tables or ["a table they sat at just now"]
+        return player_id, []
 
     return await _on_database(settings, work)
 
@@ -253,6 +280,25 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     args = _parser().parse_args(argv)
     settings = settings or Settings()
     by: str = args.by
+    if args.command == "erase":
+        if not args.yes:
+            print("Erasing cannot be undone: say --yes.", file=sys.stderr)
+            return 1
+        erased = asyncio.run(erase(settings, args.player))
+        if erased is None:
+            return _nobody(args.player)
+        player_id, tables = erased
+        if tables:
+            print(
+                f"Player {player_id} still sits or hosts others at {', '.join(tables)}: suspend "
+                "them first (they stand up within seconds, at the end of a match they play), "
+                "then erase.",
+                file=sys.stderr,
+            )
+            return 1
+        asyncio.run(note(settings, by, "erase", player_id))
+        print(f"Player {player_id} is erased; the servers forget them within seconds.")
+        return 0
     if args.command == "announce":
         until = None if args.hours is None else datetime.now(UTC) + timedelta(hours=args.hours)
         texts = {lang: getattr(args, lang) for lang in LANGUAGES if getattr(args, lang)}
@@ -383,6 +429,9 @@ def _parser() -> argparse.ArgumentParser:
         "deny-appeal", "keep a suspension after reading its appeal (the player is told)"
     )
     denying.add_argument("player", help="the player's id, or an account's username")
+    erasing = command("erase", "erase a player for good (as they could themselves)")
+    erasing.add_argument("player", help="the player's id, or an account's username")
+    erasing.add_argument("--yes", action="store_true", help="yes, it cannot be undone")
     announcing = command("announce", "say something to everyone on the site")
     announcing.add_argument("text", type=_announcement, help="what everyone reads")
     for lang in LANGUAGES:

@@ -282,9 +282,9 @@ class Accounts:
         leaderboards), the rating history, the player's chat lines, a quick-play ticket, the
         reports and mutes they made and those made about them, the operator's suspension and
         the appeal against it (and the words of the operators' log about them: its entries
-        stay), the failed logins counted against the username. The matches
-        stay, for the others who played them, with the seat's name left out (``name`` null: the
-        client says "Deleted player").
+        stay), the failed logins counted against the username. The matches stay, for the others
+        who played them, with the seat's name left out (``name`` null: the client says "Deleted
+        player").
         The ``players`` row stays as a nameless tombstone (``erased_at``): rooms it hosted and
         the matches' seats still point at its id, which now names nobody (``Players.by_id`` and
         the profile answer ``unknown_player``).

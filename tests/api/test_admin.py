@@ -148,3 +148,51 @@ async def test_every_change_an_operator_makes_is_in_the_log_under_their_name(
             strict=True,
         )
     ]
+
+
+async def test_the_operator_erases_a_player_once_they_sit_nowhere(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """For a person who asks by other means and cannot sign in: refused while they sit at a
+    table (only a running server can stand them up: suspend them first), then done as their
+    own erasure would be, and the running server forgets them (its next round of news)."""
+
+    async def run(*command: str, status: int = 0) -> list[str]:
+        assert await asyncio.to_thread(admin.main, list(command), settings) == status
+        out, err = capsys.readouterr()
+        return (out or err).splitlines()
+
+    quick = settings.model_copy(update={"token_check_seconds": 0.05})
+    async with serve(quick) as server, httpx.AsyncClient(base_url=server.url) as http:
+        gone, host = await new_account(http, "Gone"), await new_guest(http, "Host")
+        code = (await http.post("/api/rooms", json={}, headers=host.auth)).json()["room"]["code"]
+        assert (await http.put(f"/api/rooms/{code}/seats/2", headers=gone.auth)).is_success
+        username = f"Gone-{gone.id}"
+        assert await run("erase", username, status=1) == ["Erasing cannot be undone: say --yes."]
+        refused = await run("erase", username, "--yes", status=1)
+        assert refused[0].startswith(f"Player {gone.id} still sits or hosts others at {code}")
+        assert (await http.get("/api/players/me", headers=gone.auth)).status_code == 200
+        await run("suspend", gone.id, "--reason", "Asked to be erased")
+
+        async def stood_up() -> bool:
+            room = (await http.get(f"/api/rooms/{code}")).json()["room"]
+            return room["seats"][2]["player"] is None
+
+        deadline = asyncio.get_running_loop().time() + 10
+        while not await stood_up():
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.05)  # the server's next round: a wait for it, not a race
+        assert await run("erase", username, "--yes") == [
+            f"Player {gone.id} is erased; the servers forget them within seconds."
+        ]
+        me = await http.get("/api/players/me", headers=gone.auth)
+        assert code_of(me) == (401, "bad_token")
+        profile = await http.get(f"/api/players/{gone.id}/profile")
+        assert code_of(profile) == (404, "unknown_player")
+        login = {"username": username, "password": PASSWORD}
+        assert code_of(await http.post("/api/accounts/login", json=login)) == (401, "bad_login")
+        log = await run("log", "--player", gone.id)
+        assert [line.split("  ")[2] for line in log[1:]] == ["suspend", "erase"]
+        assert await run("erase", gone.id, "--yes", status=1) == [
+            f"No player has the id or username '{gone.id}'."
+        ]
