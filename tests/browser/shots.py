@@ -7,7 +7,8 @@ desktop (1366x768) and a phone (390x844) in English, French and Bulgarian, saves
 waiting room, the table during the bidding and during play, the score dialog after a deal, the
 history, the player's profile, a leaderboard, the account page (a guest's, then an account's and
 its question before deleting it), the match's page and the replay of a deal (and the table with
-the four-colour deck):
+the four-colour deck), the chat among people (quick phrases, the mute box), an account page with
+a muted player, a suspended player's notice and appeal:
 ``{page}-{lang}-{desktop|phone}.png``; then the tables for
 three and two (``bulgarian3``, ``bulgarian2``, ``open_belot``) during the bidding and during
 play, their scoresheet after a deal and the replay of that deal:
@@ -18,12 +19,16 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from app import admin
 from app.settings import Settings
 from tests.browser import ui
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, ThreadedServer
+from tests.conftest import Server
 
 VIEWPORTS = {"desktop": {"width": 1366, "height": 768}, "phone": PHONE}
 LOCALES = {"en": "en-US", "fr": "fr-FR", "bg": "bg-BG"}
@@ -109,6 +114,47 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
     context.close()
 
 
+def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
+    """Among people: the chat with its quick phrases and the mute box, the account page with a
+    muted player and "Your data", then a suspended player's notice and their appeal."""
+    context, page = open_page(browser, server.url, lang, device)
+    other, guest = open_page(browser, server.url, lang, "desktop")
+    tag = f"{lang}-{device}"
+    ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
+    ui.create_room(page)
+    ui.join_by_link(guest, page, "Rude")
+    guest.click(".seat[data-seat='2'] button.sit")
+    guest.fill("#chat-input", "you all play like idiots")
+    guest.press("#chat-input", "Enter")
+    page.wait_for_selector(".chat-text")
+    page.click("#chat-phrases summary")
+    page.click("#chat-phrases button[data-phrase='gl']")
+    page.click("#chat-mute summary")
+    page.wait_for_selector(".chat-phrase")
+    page.locator("#chat").scroll_into_view_if_needed()
+    shoot(page, out, f"chat-{tag}")
+    page.check(f"#mute-{ui.player_id(guest)}")
+    page.wait_for_selector(".chat-text:has-text('idiots')", state="detached")
+    page.goto("/#/account")
+    page.wait_for_selector("#your-data")
+    shoot(page, out, f"account-muted-{tag}", full=True)
+    with ThreadPoolExecutor(1) as pool:  # the operator, beside Playwright's loop
+        command = ["suspend", ui.player_id(page), "--reason", "Shown for the tour", "--days", "3"]
+        pool.submit(admin.main, command, server.settings).result(timeout=60)
+    deadline = time.monotonic() + 20  # the server's next round of news
+    while page.request.get("/api/players/me", headers=ui.auth(page)).json()["suspension"] is None:
+        assert time.monotonic() < deadline, "the suspension never reached the server"
+        page.wait_for_timeout(100)
+    page.goto("/")
+    page.wait_for_selector("#appeal-open")
+    shoot(page, out, f"suspended-{tag}", full=True)
+    page.click("#appeal-open")
+    page.fill("#appeal-text", "I quoted someone else; I insulted nobody.")
+    shoot(page, out, f"appeal-{tag}")
+    other.close()
+    context.close()
+
+
 SMALL = ("bulgarian3", "bulgarian2", "open_belot")
 
 
@@ -173,6 +219,7 @@ def main() -> None:
             database_url=f"sqlite+aiosqlite:///{folder}/shots.sqlite3",
             bot_delay_seconds=0,
             default_turn_seconds=0,
+            token_check_seconds=0.2,  # the operator's suspension, for ``people``
         )
         threaded = ThreadedServer(settings)
         server = threaded.start()
@@ -185,6 +232,7 @@ def main() -> None:
                     for device in args.device or list(VIEWPORTS):
                         if not args.tables_only:
                             tour(browser, server.url, args.out, lang, device)
+                            people(browser, server, args.out, lang, device)
                         small_tables(browser, server.url, args.out, lang, device)
                         print(f"{lang} {device}: done")
                 browser.close()
