@@ -120,7 +120,7 @@ async def test_every_change_an_operator_makes_is_in_the_log_under_their_name(
         ["alice", "close"],  # the report on the name, answered by the rename
         ["bob smith", "suspend"],
         ["alice", "lift"],
-        [admin._system_user(), "reset-password"],
+        [admin.system_user(), "reset-password"],
     ]
     assert rows[0][3] == f"Player 3 (id {rude.id}): from Rude word to Player 3"
     assert rows[1][3] == f"Player 3 (id {rude.id}): 1 open report closed as upheld."
