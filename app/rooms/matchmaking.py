@@ -194,8 +194,13 @@ class Matchmaker:
                 if suspended(ticket.player_id):  # since they asked: they may not sit anywhere
                     await self._queue.remove(ticket.player_id)
             waiting = [ticket for ticket in waiting if not suspended(ticket.player_id)]
-            apart = await self._queue.apart([ticket.player_id for ticket in waiting])
             seats = Ruleset.from_dict({"preset": preset}).seats
+            # Keeping players apart only takes choices away: without a table there is none
+            # with it, and the mutes are read only when a table is about to be formed (each
+            # waiting client asks every second).
+            if pick_table(waiting, seats, now) is None:
+                return
+            apart = await self._queue.apart([ticket.player_id for ticket in waiting])
             picked = pick_table(waiting, seats, now, apart)
             if picked is None:
                 return
