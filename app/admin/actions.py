@@ -28,6 +28,8 @@ T = TypeVar("T")
 async def on_database(
     settings: Settings, work: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]
 ) -> T:
+    """``work`` on an engine of its own for the settings' database, disposed of after (a
+    command runs once, beside the servers, and holds no connection when it ends)."""
     engine = make_engine(settings.database_url)
     try:
         return await work(make_sessionmaker(engine))

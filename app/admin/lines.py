@@ -81,6 +81,7 @@ def suspended(held: Suspension | None) -> str:
 
 
 def count_of(n: float, thing: str) -> str:
+    """``1 report``, ``2 reports``, ``0.5 days``."""
     return f"{n:g} {thing}" if n == 1 else f"{n:g} {thing}s"
 
 
