@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from app.rooms.room import chat_writable
+
 
 class Body(BaseModel):
     """A request body validated strictly: JSON types are not coerced into one another."""
 
     model_config = ConfigDict(strict=True)
+
+
+def written(value: str, what: str) -> str | None:
+    """A person's own words in a body (a report, an appeal), as kept: trimmed, None when blank,
+    and refused (422) with a control character in them, as a chat line would be."""
+    if not value.strip():
+        return None
+    if not chat_writable(value):
+        raise ValueError(f"{what} cannot hold control characters")
+    return value.strip()

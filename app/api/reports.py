@@ -10,12 +10,11 @@ from typing import Literal
 from fastapi import APIRouter, Response
 from pydantic import Field, field_validator
 
-from app.api.bodies import Body
+from app.api.bodies import Body, written
 from app.api.errors import responses
 from app.api.paths import URL_SAFE, PlayerId
 from app.api.services import PlayerDep, ServicesDep
 from app.rooms.errors import RoomError
-from app.rooms.room import chat_writable
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(413, 422))
 
@@ -40,11 +39,7 @@ class ReportIn(Body):
     @field_validator("text")
     @classmethod
     def _words(cls, value: str | None) -> str | None:
-        if value is None or not value.strip():
-            return None
-        if not chat_writable(value):
-            raise ValueError("a report cannot hold control characters")
-        return value.strip()
+        return None if value is None else written(value, "a report")
 
 
 @router.post("/{player_id}/reports", status_code=204, responses=responses(400, 401, 404, 429))

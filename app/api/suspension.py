@@ -14,11 +14,10 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field, field_validator
 
-from app.api.bodies import Body
+from app.api.bodies import Body, written
 from app.api.errors import responses
 from app.api.services import PlayerDep, ServicesDep
 from app.db.appeals import TEXT_MAX, Appeal
-from app.rooms.room import chat_writable
 from app.rooms.suspensions import refusal
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=responses(413, 422))
@@ -67,11 +66,10 @@ class AppealIn(Body):
     @field_validator("text")
     @classmethod
     def _words(cls, value: str) -> str:
-        if not value.strip():
+        words = written(value, "an appeal")
+        if words is None:
             raise ValueError("an appeal says something")
-        if not chat_writable(value):
-            raise ValueError("an appeal cannot hold control characters")
-        return value.strip()
+        return words
 
 
 @router.post("/me/appeal", response_model=AppealOut, responses=responses(400, 401, 409))
