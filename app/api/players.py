@@ -12,6 +12,7 @@ from app.api.bodies import Body
 from app.api.erasure import erase_player
 from app.api.errors import responses
 from app.api.paths import PlayerId
+from app.api.reports import OwnReportOut
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
 from app.api.suspension import SuspensionOut, Unsuspended, suspension_of
 from app.rooms.errors import RoomError
@@ -66,12 +67,20 @@ class PlayerMeOut(PlayerOut):
     suspension: SuspensionOut | None = Field(
         description="Set while the site's operator has suspended you: you may watch, not play."
     )
+    answered_reports: list[OwnReportOut] = Field(
+        description="Your reports the operator closed whose outcome you have not marked read "
+        "(`POST /api/players/me/reports/read`), newest first."
+    )
 
 
 @router.get("/me", response_model=PlayerMeOut, responses=responses(401))
 async def me(player: PlayerDep, services: ServicesDep) -> PlayerMeOut:
+    answered = await services.reports.of_reporter(player.id, answered=True)
     return PlayerMeOut(
-        id=player.id, name=player.name, suspension=await suspension_of(services, player.id)
+        id=player.id,
+        name=player.name,
+        suspension=await suspension_of(services, player.id),
+        answered_reports=[OwnReportOut.of(r) for r in answered],
     )
 
 

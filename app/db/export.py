@@ -124,10 +124,13 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
                 m.Report.reason,
                 m.Report.text,
                 m.Report.created_at,
+                m.Report.closed_at,
+                m.Report.outcome,
+                m.Report.told_at,
             )
             .where(m.Report.reporter_id == player_id)
             .order_by(m.Report.created_at),
-            ("about", "table", "reason", "text", "at"),
+            ("about", "table", "reason", "text", "at", "closed_at", "outcome", "told_at"),
         ),
         "mutes": await _rows(
             session,

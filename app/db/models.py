@@ -385,9 +385,9 @@ class RoomLease(Base):
 
 class Report(Base):
     """A player told the operator that another broke the site's rules (``app.db.reports``).
-    Read by the operator alone (``python -m app.admin reports``), who closes it; gone with
-    either player's erasure. One per reporter and reported player a day: reporting again
-    replaces it."""
+    Read by the operator (``python -m app.admin reports``), who closes it, and by its reporter
+    with its outcome; gone with either player's erasure. One per reporter and reported player a
+    day: reporting again replaces it."""
 
     __tablename__ = "reports"
 
@@ -406,6 +406,9 @@ class Report(Base):
     that dealt with it); None while it waits to be read."""
     outcome: Mapped[str | None] = mapped_column(String(16))
     """``upheld`` (the operator acted on it) or ``dismissed``; None while open."""
+    told_at: Mapped[datetime | None]
+    """When the reporter read what came of it (``POST /api/players/me/reports/read``); None
+    while they have not, or while it is open."""
 
 
 class Mute(Base):

@@ -9,6 +9,11 @@ what is still to be read, not what they already dealt with. Suspending a player 
 open reports on them as upheld, and renaming one those about their name: the operator does not
 have to close by hand what the remedy already answered.
 
+The reporter reads their reports back (``GET /api/players/me/reports``): about whom, why, and
+once closed whether the operator acted — not how, nor the evidence. A closed report is
+*answered* until the reporter has read its outcome (``told``): the lobby tells each once, so
+that a reporter learns that reporting was worth it without asking.
+
 A chat line is kept by its room only among the last ``chat_history``, so a report made at a
 table keeps the reported player's last lines there as its evidence. A reporter files one report
 a day on each player: reporting again replaces it (a second thought, more words), so that one
@@ -60,6 +65,24 @@ class FiledReport:
     closed_at: datetime | None
     outcome: str | None
     """One of ``OUTCOMES`` once closed."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnReport:
+    """A report as its reporter reads it: their own words, and what came of it."""
+
+    id: int
+    reported_id: str
+    reported_name: str
+    """The reported player's name now (a name the operator changed shows changed)."""
+    room_code: str | None
+    reason: str
+    text: str | None
+    created_at: datetime
+    closed_at: datetime | None
+    outcome: str | None
+    told: bool
+    """Whether the reporter has read its outcome (always False while it is open)."""
 
 
 class Reports:
@@ -132,6 +155,51 @@ class Reports:
                     m.Report.reason.in_(list(reasons)),
                 )
                 .values(closed_at=datetime.now(UTC), outcome=outcome)
+            )
+        return int(getattr(done, "rowcount", 0) or 0)
+
+    async def of_reporter(self, reporter_id: str, answered: bool = False) -> list[OwnReport]:
+        """The reports the player made, newest first (``answered``: only those closed and not
+        yet told)."""
+        query = (
+            select(m.Report, m.Player.name)
+            .join(m.Player, m.Player.id == m.Report.reported_id)
+            .where(m.Report.reporter_id == reporter_id)
+            .order_by(m.Report.created_at.desc(), m.Report.id.desc())
+        )
+        if answered:
+            query = query.where(m.Report.closed_at.is_not(None), m.Report.told_at.is_(None))
+        async with self._sessions() as session:
+            rows = (await session.execute(query)).all()
+        return [
+            OwnReport(
+                report.id,
+                report.reported_id,
+                name,
+                report.room_code,
+                report.reason,
+                report.text,
+                report.created_at,
+                report.closed_at,
+                report.outcome,
+                report.told_at is not None,
+            )
+            for report, name in rows
+        ]
+
+    async def told(self, reporter_id: str, ids: Collection[int]) -> int:
+        """Mark these of the player's closed reports as read by them; how many were not yet.
+        Others' reports, open ones and unknown ids are left as they are."""
+        async with self._sessions.begin() as session:
+            done = await session.execute(
+                update(m.Report)
+                .where(
+                    m.Report.reporter_id == reporter_id,
+                    m.Report.id.in_(list(ids)),
+                    m.Report.closed_at.is_not(None),
+                    m.Report.told_at.is_(None),
+                )
+                .values(told_at=datetime.now(UTC))
             )
         return int(getattr(done, "rowcount", 0) or 0)
 

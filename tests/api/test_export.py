@@ -66,6 +66,7 @@ async def test_the_export_holds_the_player_s_data_and_nobody_else_s(
     ]
     (mine,) = data["reports_made"]
     assert (mine["about"], mine["table"], mine["text"]) == (rude.id, code, "Rude in the chat")
+    assert (mine["closed_at"], mine["outcome"], mine["told_at"]) == (None, None, None)  # open
     assert [mute["player"] for mute in data["mutes"]] == [rude.id]
     suspension = data["suspension"]
     assert suspension["reason"] == "Testing the export" and suspension["until"] is None

@@ -79,10 +79,14 @@ async def test_a_report_keeps_the_player_s_last_lines_for_the_operator_alone(
     assert "); upheld 20" in every[2] and "); upheld 20" in every[3]
     assert every[4:8] == said[4:8] and every[8:] == said[8:]
 
-    # Nobody else reads them: the room, the player, their matches say nothing of it.
-    for path in (f"/api/rooms/{code}", "/api/players/me", f"/api/players/{rude.id}/matches"):
+    # Nobody else reads them: the room, the player, their matches say nothing of it (the
+    # reported player's own answered reports are theirs as reporter: none).
+    for path in (f"/api/rooms/{code}", f"/api/players/{rude.id}/matches"):
         read = await http.get(path, headers=rude.auth)
         assert read.status_code == 200 and "Insults" not in read.text and "report" not in read.text
+    read = await http.get("/api/players/me", headers=rude.auth)
+    assert read.json()["answered_reports"] == [] and "Insults" not in read.text
+    assert (await http.get("/api/players/me/reports", headers=rude.auth)).json() == []
 
 
 async def test_a_report_that_cannot_be_made_is_refused_and_changes_nothing(
@@ -202,3 +206,71 @@ async def test_the_operator_closes_what_they_read_and_a_new_report_opens_again(
     ]
     assert await asyncio.to_thread(admin.main, ["close", "00000000000000ff"], settings) == 1
     assert "No player has the id or username '00000000000000ff'." in capsys.readouterr().err
+
+
+async def test_a_reporter_reads_what_came_of_their_reports_and_is_told_each_once(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``GET /api/players/me/reports`` gives a reporter their reports with the outcome and
+    nothing of the evidence; ``GET /api/players/me`` lists the closed ones not yet read until
+    ``POST /api/players/me/reports/read`` marks them; nobody else reads them."""
+    ann, calm, rude, lout = [await new_guest(http, n) for n in ("Ann", "Calm", "Rude", "Lout")]
+    for who, whom, reason in ((ann, rude, "chat"), (ann, lout, "name"), (calm, rude, "play")):
+        body = {"reason": reason, "text": f"{who.name} on {whom.name}"}
+        answer = await http.post(f"/api/players/{whom.id}/reports", json=body, headers=who.auth)
+        assert answer.status_code == 204, answer.text
+
+    async def mine(who: Any) -> list[dict[str, Any]]:
+        answer = await http.get("/api/players/me/reports", headers=who.auth)
+        assert answer.status_code == 200, answer.text
+        return list(answer.json())
+
+    async def answered(who: Any) -> list[dict[str, Any]]:
+        answer = await http.get("/api/players/me", headers=who.auth)
+        assert answer.status_code == 200, answer.text
+        return list(answer.json()["answered_reports"])
+
+    open_ = await mine(ann)
+    assert [(r["player"]["name"], r["reason"], r["outcome"], r["told"]) for r in open_] == [
+        ("Lout", "name", None, False),  # the newest first
+        ("Rude", "chat", None, False),
+    ]
+    assert open_[1]["text"] == "Ann on Rude" and open_[1]["closed_at"] is None
+    assert "evidence" not in open_[1]
+    assert await answered(ann) == [] and await mine(rude) == []
+
+    suspend = ["suspend", rude.id, "--reason", "Abuse"]
+    assert await asyncio.to_thread(admin.main, suspend, settings) == 0
+    assert await asyncio.to_thread(admin.main, ["close", lout.id], settings) == 0
+    capsys.readouterr()
+    told = await answered(ann)
+    assert [(r["player"]["name"], r["outcome"], r["told"]) for r in told] == [
+        ("Lout", "dismissed", False),
+        ("Rude", "upheld", False),
+    ]
+    assert all(r["closed_at"] for r in told)
+    assert [r["outcome"] for r in await answered(calm)] == ["upheld"]
+    assert await answered(rude) == []  # the reported player is not told
+
+    # Marking others' reports, or unknown ids, changes nothing of theirs; marking one's own.
+    calms = (await answered(calm))[0]["id"]
+    read = "/api/players/me/reports/read"
+    ids = {"ids": [calms, 10**9]}
+    assert (await http.post(read, json=ids, headers=ann.auth)).status_code == 204
+    assert len(await answered(calm)) == 1 and len(await answered(ann)) == 2
+    ids = {"ids": [told[1]["id"]]}
+    assert (await http.post(read, json=ids, headers=ann.auth)).status_code == 204
+    assert (await http.post(read, json=ids, headers=ann.auth)).status_code == 204  # twice
+    assert [r["player"]["name"] for r in await answered(ann)] == ["Lout"]
+    assert [(r["player"]["name"], r["told"]) for r in await mine(ann)] == [
+        ("Lout", False),
+        ("Rude", True),
+    ]
+
+    # Bad input is refused whole.
+    for bad in ({"ids": []}, {"ids": list(range(101))}, {"ids": ["x"]}, {}):
+        answer = await http.post(read, json=bad, headers=ann.auth)
+        assert code_of(answer) == (422, "bad_request"), bad
+    assert (await http.post(read, json={"ids": [1]})).status_code == 401
+    assert (await http.get("/api/players/me/reports")).status_code == 401
+    assert [r["player"]["name"] for r in await answered(ann)] == ["Lout"]
