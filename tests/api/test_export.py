@@ -78,7 +78,7 @@ async def test_the_export_holds_the_player_s_data_and_nobody_else_s(
     # Nobody else's: not the rude player's line (the report's evidence), not who reported
     # Ivana nor their words, not the operator's name; and no secret.
     text = answer.text
-    for foreign in ("a rude line", calm.id, "Calm's words", "alice", "closed", ivana.token):
+    for foreign in ("a rude line", calm.id, "Calm's words", "alice", '"close"', ivana.token):
         assert foreign not in text, foreign
     engine = make_engine(settings.database_url)
     try:
