@@ -10,6 +10,7 @@ import { go, showError, toast, tokenRefused } from "./ui.js";
 import { myRoomRow } from "./lobby.js";
 import { suspensionNotice } from "./suspension.js";
 import { mutedPanel } from "./mute.js";
+import { reportsPanel } from "./reports.js";
 
 function identityChanged() {
   window.dispatchEvent(new Event("belote:identity"));
@@ -286,22 +287,24 @@ export function showAccount(app) {
     if (notice) box.append(notice);
     const profile = h("a", { class: "button", href: `#/p/${encodeURIComponent(me.id)}`, text: t("your_profile") });
     if (!me.username) {
-      const muted = await mutedPanel();
+      const [muted, reports] = await Promise.all([mutedPanel(), reportsPanel()]);
       if (!alive) return;
       append(box, [
         h("section", { class: "panel" }, h("h2", { text: t("claim_title") }), h("p", { class: "muted", text: t("claim_explain") }), claimForm(player, render)),
         h("section", { class: "panel" }, h("h2", { text: t("login_title") }), h("p", { class: "muted", text: t("login_explain") }), loginForm(render)),
         muted,
+        reports,
         yourData(me.id),
         h("section", { class: "panel erase", id: "forget" }, h("h2", { text: t("forget_title") }), h("p", { class: "muted", text: t("forget_explain") }), forgetButton(player)),
       ]);
       return;
     }
     if (player.username !== me.username) setPlayer({ ...player, username: me.username });
-    const [sessions, open, muted] = await Promise.all([
+    const [sessions, open, muted, reports] = await Promise.all([
       get("/api/accounts/sessions").catch((error) => (showError(error), [])),
       get("/api/players/me/rooms").catch(() => []),
       mutedPanel(),
+      reportsPanel(),
     ]);
     if (!alive) return;
     // dom.js's append skips null (the element's own would write "null" on the page).
@@ -317,6 +320,7 @@ export function showAccount(app) {
       h("section", { class: "panel" }, h("h2", { text: t("sessions") }), sessionList(sessions, render)),
       open.length ? h("section", { class: "panel" }, h("h2", { text: t("open_tables") }), openTables(open)) : null,
       muted,
+      reports,
       yourData(me.id),
       h("section", { class: "panel erase", id: "erase" }, h("h2", { text: t("erase_title") }), h("p", { class: "muted", text: t("erase_explain") }), eraseForm(me.username)),
     ]);

@@ -6,6 +6,7 @@ import { houseRulesText, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { settingsControls } from "./settings-form.js";
+import { answeredNotice } from "./reports.js";
 import { suspensionNotice } from "./suspension.js";
 
 /** Create the guest (first time) or rename it. Resolves to the player, or null on failure. */
@@ -361,7 +362,12 @@ export function showLobby(app) {
     // Only the player reads their suspension; a refused token is the other calls' to handle.
     get("/api/players/me")
       .then((me) => {
-        if (!left && me.suspension) app.querySelector(".lobby").prepend(suspensionNotice(me.suspension));
+        if (left) return;
+        const lobby = app.querySelector(".lobby");
+        lobby.dataset.me = "read"; // the notices below are drawn (for tests)
+        const answered = answeredNotice(me.answered_reports);
+        if (answered) lobby.prepend(answered);
+        if (me.suspension) lobby.prepend(suspensionNotice(me.suspension));
       })
       .catch(() => {});
   }

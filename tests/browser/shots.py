@@ -115,8 +115,9 @@ def tour(browser: Any, base: str, out: Path, lang: str, device: str) -> None:
 
 
 def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
-    """Among people: the chat with its quick phrases and the mute box, the account page with a
-    muted player and "Your data", then a suspended player's notice and their appeal."""
+    """Among people: the chat with its quick phrases and the mute box, the lobby telling what
+    came of the player's reports, the account page with a muted player, the reports and "Your
+    data", then a suspended player's notice and their appeal."""
     context, page = open_page(browser, server.url, lang, device)
     other, guest = open_page(browser, server.url, lang, "desktop")
     tag = f"{lang}-{device}"
@@ -135,12 +136,32 @@ def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> N
     shoot(page, out, f"chat-{tag}")
     page.check(f"#mute-{ui.player_id(guest)}")
     page.wait_for_selector(".chat-text:has-text('idiots')", state="detached")
+    # Ann reports Rude and another; the operator acts on one and dismisses the other, then
+    # reads a third; the lobby tells her once, the account page lists them.
+    lout, cheat = (
+        page.request.post("/api/players", data={"name": name}).json()["id"]
+        for name in ("Lout", "Cheat")
+    )
+    reported = (ui.player_id(guest), lout, cheat)
+    for whom, reason in zip(reported, ("chat", "name", "play"), strict=True):
+        url = f"/api/players/{whom}/reports"
+        page.request.post(url, data={"reason": reason}, headers=ui.auth(page))
+    operator = ThreadPoolExecutor(1)  # the operator, beside Playwright's loop
+
+    def run(*command: str) -> None:
+        operator.submit(admin.main, list(command), server.settings).result(timeout=60)
+
+    run("suspend", reported[0], "--reason", "Abuse", "--days", "1")
+    run("close", lout)
+    page.goto("/")
+    page.wait_for_selector("#answered-reports")
+    shoot(page, out, f"reports-told-{tag}", full=True)
     page.goto("/#/account")
     page.wait_for_selector("#your-data")
+    page.wait_for_selector("#your-reports")
     shoot(page, out, f"account-muted-{tag}", full=True)
-    with ThreadPoolExecutor(1) as pool:  # the operator, beside Playwright's loop
-        command = ["suspend", ui.player_id(page), "--reason", "Shown for the tour", "--days", "3"]
-        pool.submit(admin.main, command, server.settings).result(timeout=60)
+    run("suspend", ui.player_id(page), "--reason", "Shown for the tour", "--days", "3")
+    operator.shutdown()
     deadline = time.monotonic() + 20  # the server's next round of news
     while page.request.get("/api/players/me", headers=ui.auth(page)).json()["suspension"] is None:
         assert time.monotonic() < deadline, "the suspension never reached the server"
