@@ -6,11 +6,13 @@ One at a time (the row with id 1), in one text for everyone and, if the operator
 the same in other languages for those readers. Every node reads it from the database at most
 once per ``fresh_seconds`` (the server's ``token_check_seconds``, as for the operator's other
 changes): clients ask for it when they start and every few minutes, and a crowd of them must
-not become a query each.
+not become a query each — nor, when the copy goes stale, a query each of those asking at that
+moment: one reads, the others wait for its answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,6 +41,7 @@ class Announcements:
         self._fresh = fresh_seconds
         self._read_at = float("-inf")
         self._held: Announcement | None = None
+        self._reading = asyncio.Lock()
 
     async def set(self, text: str, texts: dict[str, str], until: datetime | None) -> None:
         """Make this the announcement, in place of any other."""
@@ -61,15 +64,18 @@ class Announcements:
     async def current(self) -> Announcement | None:
         """The announcement in force now, as read at most ``fresh_seconds`` ago."""
         if time.monotonic() - self._read_at >= self._fresh:
-            async with self._sessions() as session:
-                row = await session.get(m.Announcement, 1)
-            self._held = (
-                None
-                if row is None
-                else Announcement(row.text, dict(row.texts), row.made_at, row.until)
-            )
-            self._read_at = time.monotonic()
+            async with self._reading:
+                if time.monotonic() - self._read_at >= self._fresh:  # nobody read it meanwhile
+                    await self._read()
         held = self._held
         if held is None or (held.until is not None and held.until <= datetime.now(UTC)):
             return None
         return held
+
+    async def _read(self) -> None:
+        async with self._sessions() as session:
+            row = await session.get(m.Announcement, 1)
+        self._held = (
+            None if row is None else Announcement(row.text, dict(row.texts), row.made_at, row.until)
+        )
+        self._read_at = time.monotonic()

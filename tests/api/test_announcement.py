@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from app import admin
+from app.db.announcements import Announcements
+from app.db.engine import make_engine, make_sessionmaker
 from app.settings import Settings
 from tests.api.test_suspension import eventually, hearing_news
 
@@ -74,3 +76,33 @@ def test_an_announcement_that_cannot_be_made_is_refused(settings: Settings) -> N
     ):
         with pytest.raises(SystemExit):  # argparse says why, before any work
             admin.main(command, settings)
+
+
+async def test_a_stale_announcement_is_read_once_for_all_who_ask_at_that_moment(
+    database_url: str,
+) -> None:
+    """When a node's copy goes stale, the requests asking at that moment share one read of the
+    database, not one each (a crowd of clients at a page's start)."""
+    engine = make_engine(database_url)
+    try:
+        sessions = make_sessionmaker(engine)
+        opened = 0
+
+        class Counting:
+            def __call__(self) -> Any:
+                nonlocal opened
+                opened += 1
+                return sessions()
+
+            def begin(self) -> Any:
+                return sessions.begin()
+
+        announcements = Announcements(Counting(), fresh_seconds=60)  # type: ignore[arg-type]
+        await announcements.set("Restart at 22:00", {}, None)
+        held = await asyncio.gather(*(announcements.current() for _ in range(20)))
+        assert opened == 1
+        assert {a.text if a else None for a in held} == {"Restart at 22:00"}
+        await announcements.current()  # fresh: no read at all
+        assert opened == 1
+    finally:
+        await engine.dispose()
