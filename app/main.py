@@ -20,6 +20,7 @@ from app.api import (
     accounts,
     announcement,
     errors,
+    friends,
     matches,
     mutes,
     my_data,
@@ -43,6 +44,7 @@ from app.db.announcements import Announcements
 from app.db.appeals import Appeals
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.export import DataExport
+from app.db.friends import Friends
 from app.db.history import History
 from app.db.lease import Lease, make_lease
 from app.db.mutes import Mutes
@@ -138,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     renames = limiter("rename", 1 / settings.rename_seconds, settings.rename_burst)
     report_limits = limiter("report", 1 / settings.report_seconds, settings.report_burst)
     export_limits = limiter("export", 1 / settings.export_seconds, settings.export_burst)
+    friend_limits = limiter("friend", 1 / settings.friend_seconds, settings.friend_burst)
     lobby: Lobby = LocalLobby(manager)
     shared_lobby = None
     gate = None  # WebSockets per address: counted by this process unless Redis is shared
@@ -212,6 +215,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         report_limits,
         Appeals(sessions),
         Mutes(sessions),
+        Friends(sessions),
+        friend_limits,
         DataExport(sessions),
         Announcements(sessions, settings.token_check_seconds),
         export_limits,
@@ -260,6 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(reports.router)
     app.include_router(suspension.router)
     app.include_router(mutes.router)
+    app.include_router(friends.router)
     app.include_router(my_data.router)
     app.include_router(announcement.router)
     app.include_router(

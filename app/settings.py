@@ -94,6 +94,17 @@ class Settings(BaseSettings):
     report_seconds: float = Field(
         default=60.0, gt=0, description="Seconds between a player's reports, past the burst."
     )
+    friend_burst: int = Field(
+        default=10,
+        ge=1,
+        description="Friend requests and invitations one player may send at once (then one "
+        "per friend_seconds): each is shown to another player.",
+    )
+    friend_seconds: float = Field(
+        default=6.0,
+        gt=0,
+        description="Seconds between a player's friend requests and invitations, past the burst.",
+    )
     export_burst: int = Field(
         default=3,
         ge=1,

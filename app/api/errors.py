@@ -42,6 +42,7 @@ STATUS = {
     "account_required": 403,
     "accounts_only": 403,
     "not_seated": 403,
+    "not_friends": 403,
     "removed": 403,
     "suspended": 403,
     "unknown_room": 404,
@@ -68,11 +69,12 @@ MEANING = {
     "removed you from the room, which you may watch but not sit in; `account_required`: "
     "rated play is for signed-in accounts, not guests; `accounts_only`: the host keeps this "
     "table for signed-in players (a guest may watch); `suspended`: the site's operator has "
-    "suspended you (you may watch, not play: `GET /api/players/me` says why and until when).",
+    "suspended you (you may watch, not play: `GET /api/players/me` says why and until when); "
+    "`not_friends`: you may invite only your friends.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "
-    "`username_taken`, `already_claimed`, `not_an_account`, …).",
+    "`username_taken`, `already_claimed`, `not_an_account`, `too_many_friends`, …).",
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`, `rated_needs_clock`.",

@@ -23,4 +23,5 @@ RoomCode = Annotated[
 MatchId = Annotated[str, Path(pattern=URL_SAFE, description="A match id (`match_id` of a room).")]
 PlayerId = Annotated[str, Path(pattern=HEX, description="A player id (16 hex digits).")]
 DealNumber = Annotated[int, Path(ge=1, le=INT32_MAX, description="The deal's number, from 1.")]
+InvitationId = Annotated[int, Path(ge=1, le=INT32_MAX, description="An invitation's id.")]
 SessionId = Annotated[str, Path(pattern=HEX, description="A signed-in device id (16 hex digits).")]

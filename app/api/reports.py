@@ -7,14 +7,14 @@ reads their own reports back with what came of them — whether the operator act
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field, field_validator
 
 from app.api.bodies import Body, written
 from app.api.errors import responses
-from app.api.paths import URL_SAFE, PlayerId
+from app.api.paths import INT32_MAX, URL_SAFE, PlayerId
 from app.api.services import PlayerDep, ServicesDep
 from app.db.reports import OwnReport
 from app.rooms.errors import RoomError
@@ -104,7 +104,7 @@ async def my_reports(player: PlayerDep, services: ServicesDep) -> list[OwnReport
 
 
 class ReadIn(Body):
-    ids: list[int] = Field(
+    ids: list[Annotated[int, Field(ge=1, le=INT32_MAX)]] = Field(
         min_length=1, max_length=100, description="Your closed reports whose outcome you read."
     )
 

@@ -15,6 +15,7 @@ from app.db.accounts import Accounts
 from app.db.announcements import Announcements
 from app.db.appeals import Appeals
 from app.db.export import DataExport
+from app.db.friends import Friends
 from app.db.history import History
 from app.db.mutes import Mutes
 from app.db.players import Players
@@ -41,6 +42,9 @@ class Services:
     """Per player id: how often they may report another (the operator reads every report)."""
     appeals: Appeals
     mutes: Mutes
+    friends: Friends
+    friend_limits: Limiter
+    """Per player id: how often they may ask a friend or invite one (each is shown to them)."""
     data_export: DataExport
     announcements: Announcements
     export_limits: Limiter

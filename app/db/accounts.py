@@ -22,8 +22,8 @@ from sqlalchemy import String, case, cast, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db import friends, moderation
 from app.db import models as m
-from app.db import moderation
 from app.db.engine import upsert
 from app.db.players import hash_token
 from app.rooms.errors import RoomError
@@ -319,6 +319,7 @@ class Accounts:
                     (m.Mute.muter_id == player_id) | (m.Mute.muted_id == player_id)
                 )
             )
+            await friends.forget(session, player_id)
             await moderation.forget_words(session, player_id)
             await session.execute(
                 update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)

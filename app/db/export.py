@@ -5,7 +5,8 @@ What is theirs goes in whole: their identity, account and signed-in devices (lab
 dates, never a token's hash), ratings and their history, the matches they sat in (each
 match's full record is at ``GET /api/matches/{id}/record``), the tables they host or sit at,
 their chat lines, the reports they made (without the evidence, which is the reported player's
-words), their mutes, a quick-play request, the operator's suspension with their appeal, and
+words), their mutes, their friendships and friend requests either way, the invitations
+made to them, a quick-play request, the operator's suspension with their appeal, and
 what the operators' log says was done to them (without the operators' names, which are not
 the player's data). What others said about them stays out: reports about them, and the log's
 entries of reports about them closed, would tell that someone reported them, and at a table
@@ -138,6 +139,25 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .where(m.Mute.muter_id == player_id)
             .order_by(m.Mute.created_at),
             ("player", "at"),
+        ),
+        "friendships": await _rows(  # between the player and another: theirs as much
+            session,
+            select(
+                m.Friendship.asker_id,
+                m.Friendship.asked_id,
+                m.Friendship.created_at,
+                m.Friendship.accepted_at,
+            )
+            .where((m.Friendship.asker_id == player_id) | (m.Friendship.asked_id == player_id))
+            .order_by(m.Friendship.created_at),
+            ("asker", "asked", "at", "accepted_at"),
+        ),
+        "invitations": await _rows(  # made to the player, not yet put away
+            session,
+            select(m.Invitation.inviter_id, m.Invitation.room_code, m.Invitation.created_at)
+            .where(m.Invitation.to_id == player_id)
+            .order_by(m.Invitation.created_at),
+            ("inviter", "table", "at"),
         ),
         "quickplay": ticket[0] if ticket else None,
         "suspension": None

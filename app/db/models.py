@@ -422,6 +422,32 @@ class Mute(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class Friendship(Base):
+    """A player asked another to be friends (``app.db.friends``); accepted when the other
+    agreed. Read by the two alone; gone with either's erasure."""
+
+    __tablename__ = "friendships"
+
+    asker_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    asked_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    accepted_at: Mapped[datetime | None]
+
+
+class Invitation(Base):
+    """A friend's "come to my table" (``app.db.friends``): one per table and invitee, the
+    latest inviter's. Read by the invitee alone; gone with either's erasure."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("to_id", "room_code"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    to_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    inviter_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    room_code: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class ModerationEntry(Base):
     """What an operator did to a player with ``python -m app.admin`` (``app.db.moderation``):
     who, when, what. Read by operators alone; erasure keeps the entry but not its words."""

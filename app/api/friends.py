@@ -1,0 +1,166 @@
+"""Friends (``app.db.friends``): asked and accepted, then each sees at which tables the other
+sits (the code of a public one; a private table's code stays its players' to give) and may
+invite the other to theirs. One call, ``GET /api/players/me/friends``, gives a client all it
+shows and is cheap enough to ask every few seconds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
+
+from app.api.bodies import Body
+from app.api.errors import responses
+from app.api.paths import HEX, InvitationId, PlayerId, RoomCode
+from app.api.services import PlayerDep, ServicesDep
+from app.api.suspension import Unsuspended
+from app.rooms.errors import RoomError
+from app.rooms.room import FINISHED
+
+router = APIRouter(tags=["friends"], responses=responses(401, 422))
+
+
+class PersonOut(BaseModel):
+    id: str
+    name: str
+
+
+class TableOut(BaseModel):
+    code: str | None = Field(description="The table's code if it is public; null if private.")
+    preset: str
+    status: Literal["waiting", "playing"]
+
+
+class FriendOut(PersonOut):
+    tables: list[TableOut] = Field(
+        description="Where they hold a seat at a table waiting or being played, the most "
+        "recently changed first."
+    )
+
+
+class InvitationOut(BaseModel):
+    id: int
+    inviter: PersonOut
+    room: str = Field(description="The table's code: open `/r/{room}` to join it.")
+    preset: str
+    at: datetime
+
+
+class FriendsOut(BaseModel):
+    friends: list[FriendOut] = Field(description="Your friends, by name.")
+    asked: list[PersonOut] = Field(description="Those you asked, who have not answered yet.")
+    asking: list[PersonOut] = Field(
+        description="Those who ask you: `PUT` accepts, `DELETE` declines."
+    )
+    invitations: list[InvitationOut] = Field(
+        description="Your friends' invitations to their tables, the newest first (an hour "
+        "long, and only while the table waits or plays and you do not sit at it)."
+    )
+
+
+class AskedOut(BaseModel):
+    friends: bool = Field(description="True: you are friends now; false: you asked them.")
+
+
+@router.get("/api/players/me/friends", response_model=FriendsOut)
+async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
+    """Your friends with their tables, the requests either way, and your invitations."""
+    listed = await services.friends.of(player.id)
+    tables = await services.friends.tables_of([f.id for f in listed.friends])
+    invitations = []
+    for invitation in await services.friends.invitations(player.id):
+        room = await services.rooms.look(invitation.room_code)
+        if room is None or room.status == FINISHED or room.seat_of(player.id) is not None:
+            continue  # gone, over, or taken up already
+        invitations.append(
+            InvitationOut(
+                id=invitation.id,
+                inviter=PersonOut(id=invitation.inviter.id, name=invitation.inviter.name),
+                room=invitation.room_code,
+                preset=room.ruleset.preset,
+                at=invitation.at,
+            )
+        )
+    return FriendsOut(
+        friends=[
+            FriendOut(
+                id=f.id,
+                name=f.name,
+                tables=[
+                    TableOut(code=t.code, preset=t.preset, status=t.status)
+                    for t in tables.get(f.id, [])
+                ],
+            )
+            for f in listed.friends
+        ],
+        asked=[PersonOut(id=p.id, name=p.name) for p in listed.asked],
+        asking=[PersonOut(id=p.id, name=p.name) for p in listed.asking],
+        invitations=invitations,
+    )
+
+
+async def _allowed(services: ServicesDep, player_id: str) -> None:
+    # Each request and invitation is shown to another player: bounded.
+    if not await services.friend_limits.allow(player_id):
+        raise RoomError("rate_limited", "You asked or invited a moment ago: wait a little.")
+
+
+@router.put(
+    "/api/players/me/friends/{player_id}",
+    response_model=AskedOut,
+    responses=responses(403, 404, 409, 429),
+    dependencies=[Unsuspended],
+)
+async def ask(player_id: PlayerId, player: PlayerDep, services: ServicesDep) -> AskedOut:
+    """Ask this player to be friends, or accept their request. You may have 200 friends and
+    requests: 409 `too_many_friends` beyond."""
+    if player_id == player.id:
+        raise RoomError("bad_request", "You cannot befriend yourself.")
+    await _allowed(services, player.id)
+    return AskedOut(friends=await services.friends.ask(player.id, player_id))
+
+
+@router.delete("/api/players/me/friends/{player_id}", status_code=204)
+async def drop(player_id: PlayerId, player: PlayerDep, services: ServicesDep) -> Response:
+    """Drop a friend, withdraw your request or decline theirs (nothing happens if there is
+    none); the invitations between you go too."""
+    await services.friends.drop(player.id, player_id)
+    return Response(status_code=204)
+
+
+@router.delete("/api/players/me/invitations/{invitation_id}", status_code=204)
+async def dismiss(
+    invitation_id: InvitationId, player: PlayerDep, services: ServicesDep
+) -> Response:
+    """Put an invitation away (nothing happens for an unknown one)."""
+    await services.friends.dismiss(player.id, invitation_id)
+    return Response(status_code=204)
+
+
+class InviteIn(Body):
+    player: str = Field(pattern=HEX, description="The friend's id.")
+
+
+@router.post(
+    "/api/rooms/{code}/invitations",
+    status_code=204,
+    responses=responses(400, 403, 404, 429),
+    dependencies=[Unsuspended],
+)
+async def invite(
+    code: RoomCode, body: InviteIn, player: PlayerDep, services: ServicesDep
+) -> Response:
+    """Invite a friend to this table, where you hold a seat or which you host: they see it
+    among their invitations for an hour. 403 `not_seated` if you have no seat there and do
+    not host it, `not_friends` if they are not your friend."""
+    room = await services.rooms.look(code)
+    if room is None:
+        raise RoomError("unknown_room", f"No room has the code {code!r}.")
+    if room.seat_of(player.id) is None and room.config.host_id != player.id:
+        raise RoomError("not_seated", "Only the table's players may invite to it.")
+    await _allowed(services, player.id)
+    await services.friends.invite(player.id, body.player, code)
+    return Response(status_code=204)
