@@ -6,6 +6,7 @@ import { houseRulesText, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
 import { settingsControls } from "./settings-form.js";
+import { friendsPanel } from "./friends.js";
 import { answeredNotice } from "./reports.js";
 import { suspensionNotice } from "./suspension.js";
 
@@ -342,6 +343,7 @@ export function showLobby(app) {
     } else go(location.hash);
     return true;
   }
+  const friends = getPlayer() ? friendsPanel((error) => refused(getPlayer(), error)) : null;
   const rooms = publicRooms();
   const createBox = h("section", { class: "panel create-box" }, h("h2", { text: t("create_room") }), h("p", { class: "muted", text: t("loading") }));
   app.append(
@@ -349,6 +351,7 @@ export function showLobby(app) {
       "div",
       { class: "lobby" },
       mine,
+      friends ? friends.panel : null,
       nameBox,
       rooms.panel,
       createBox,
@@ -383,10 +386,16 @@ export function showLobby(app) {
     })
     .catch(showError);
   const timer = setInterval(rooms.refresh, 5000);
+  if (friends) friends.refresh();
+  const friendsTimer = friends ? setInterval(friends.refresh, 10000) : null;
   return {
     leave: () => {
       left = true;
       clearInterval(timer);
+      if (friends) {
+        clearInterval(friendsTimer);
+        friends.leave();
+      }
       if (quick) quick.leave();
     },
   };

@@ -8,6 +8,7 @@
 // takes its mutes to the server.
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { friendButton } from "./friends.js";
 import { getPlayer } from "./identity.js";
 import { labelled, t } from "./i18n.js";
 import { showError } from "./ui.js";
@@ -79,8 +80,8 @@ export async function syncMutes() {
   if (JSON.stringify(load()) !== JSON.stringify(before)) window.dispatchEvent(new Event("belote:mutes"));
 }
 
-/** "Mute or report" over the chat: a box per other person (`people`: `{id, name}`, in seat
- * order) and a button that reports them to the site's operator (`onReport(person)`,
+/** "Mute, report, add friend" over the chat: a box per other person (`people`: `{id, name}`,
+ * in seat order), a button that asks them to be friends (friends.js) and one that reports them to the site's operator (`onReport(person)`,
  * report.js), kept open across the table's redraws (`wasOpen`). `onChange()` is told after a
  * change. */
 export function muteControl(people, { wasOpen, onChange, onReport }) {
@@ -103,7 +104,7 @@ export function muteControl(people, { wasOpen, onChange, onReport }) {
         }
       });
       const report = h("button", { type: "button", class: "link report-player", dataset: { player: id }, text: t("report"), "aria-label": t("report_title", { name }), onclick: () => onReport(person) });
-      return h("div", { class: "mute-row" }, h("label", { class: "pref", for: `mute-${id}` }, box, " ", name), report);
+      return h("div", { class: "mute-row" }, h("label", { class: "pref", for: `mute-${id}` }, box, " ", name), friendButton(person), report);
     }),
     h("p", { class: "mute-note", text: t("mute_note") }),
   );

@@ -2,6 +2,7 @@
 // rating history drawn as a chart, ratings per game, matches and win rate.
 import { get } from "./api.js";
 import { clear, h } from "./dom.js";
+import { friendButton } from "./friends.js";
 import { getPlayer } from "./identity.js";
 import { labelled, t } from "./i18n.js";
 import { failureText, pageTokenRefused } from "./ui.js";
@@ -176,6 +177,8 @@ export function showProfile(app, playerId) {
           h("div", {}, h("dt", { text: t("win_rate") }), h("dd", { id: "stat-win-rate", text: percent(profile.win_rate) })),
         ),
       );
+      // Another's profile: the way to ask them to be friends (friends.js).
+      if (player && player.id !== playerId) box.querySelector("#profile-name").after(h("p", { class: "profile-friend" }, friendButton({ id: playerId, name: profile.name })));
       if (profile.ratings.length) {
         box.append(
           h(

@@ -16,6 +16,7 @@ import { turnSignal } from "./signal.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { confirmDialog, modalKey } from "./dialog.js";
 import { settingsChangedWords, settingsDialog } from "./room-settings.js";
+import { inviteFriends } from "./friends.js";
 import { isMuted, muteControl } from "./mute.js";
 import { openReport } from "./report.js";
 import { lineText, phraseButtons } from "./phrases.js";
@@ -192,6 +193,8 @@ export function showRoom(app, code) {
     return out;
   };
   const isHost = () => S.room && S.room.host === player.id;
+  // "Invite a friend" (friends.js): one element for the page's life, so redraws keep it open.
+  const friendInvite = player ? inviteFriends(code) : null;
   // While the host is away, any seated player may start and seat bots (the server agrees).
   const actsAsHost = () => isHost() || (S.room && !S.room.host_here && me() !== null);
   // The host removed this player from the table: they watch, and are offered no seat.
@@ -593,6 +596,8 @@ export function showRoom(app, code) {
             toast(t("copied"), { timeout: 2000 });
           },
         }),
+        // The table's players (and its host) may invite friends: they hold its code.
+        friendInvite && (isHost() || me() !== null) ? friendInvite : null,
       ),
     );
   }

@@ -176,6 +176,52 @@ def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> N
     context.close()
 
 
+def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
+    """Friends: the lobby's panel with an invitation, a request, a friend at a public table and
+    one asked; then "Invite a friend" at the player's own table."""
+    context, page = open_page(browser, server.url, lang, device)
+    tag = f"{lang}-{device}"
+    ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
+    me = ui.player_id(page)
+
+    def guest(name: str) -> dict[str, str]:
+        made = page.request.post("/api/players", data={"name": name}).json()
+        return {"Authorization": f"Bearer {made['token']}", "id": made["id"]}
+
+    bob, cy, dee = guest("Bob"), guest("Cy"), guest("Dee")
+
+    def call(method: str, url: str, who: dict[str, str], data: Any = None) -> Any:
+        auth = {"Authorization": who["Authorization"]}
+        answer = page.request.fetch(url, method=method, headers=auth, data=data)
+        assert answer.ok, answer.text()
+        return answer.json() if answer.status != 204 else None
+
+    call("PUT", f"/api/players/me/friends/{me}", bob)
+    call(
+        "PUT",
+        f"/api/players/me/friends/{bob['id']}",
+        {"Authorization": ui.auth(page)["Authorization"]},
+    )
+    call("POST", "/api/rooms", bob, {"public": True})
+    private = call("POST", "/api/rooms", bob, {})["room"]["code"]
+    call("POST", f"/api/rooms/{private}/invitations", bob, {"player": me})
+    call("PUT", f"/api/players/me/friends/{me}", cy)
+    call(
+        "PUT",
+        f"/api/players/me/friends/{dee['id']}",
+        {"Authorization": ui.auth(page)["Authorization"]},
+    )
+    page.goto("/")
+    page.wait_for_selector("#friends li.invitation")
+    page.locator("#friends").scroll_into_view_if_needed()
+    shoot(page, out, f"friends-{tag}")
+    ui.create_room(page)
+    page.click("#invite-friends summary")
+    page.wait_for_selector("#invite-friends-list li[data-player]")
+    shoot(page, out, f"invite-friends-{tag}")
+    context.close()
+
+
 SMALL = ("bulgarian3", "bulgarian2", "open_belot")
 
 
@@ -241,6 +287,7 @@ def main() -> None:
             bot_delay_seconds=0,
             default_turn_seconds=0,
             token_check_seconds=0.2,  # the operator's suspension, for ``people``
+            create_burst=1000,  # the tour makes many guests from one address
         )
         threaded = ThreadedServer(settings)
         server = threaded.start()
@@ -254,6 +301,7 @@ def main() -> None:
                         if not args.tables_only:
                             tour(browser, server.url, args.out, lang, device)
                             people(browser, server, args.out, lang, device)
+                            friends(browser, server, args.out, lang, device)
                         small_tables(browser, server.url, args.out, lang, device)
                         print(f"{lang} {device}: done")
                 browser.close()

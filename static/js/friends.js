@@ -1,0 +1,185 @@
+// Friends (docs/protocol.md §1, "Friends"): asked and accepted, because a friend sees where the
+// other plays. The lobby's "Friends" panel (`friendsPanel`) shows a friend's invitations to
+// their table, the requests either way, and each friend with the tables they sit at (a public
+// one to open; a private one only said); it asks the server again every few seconds. "Add
+// friend" (`friendButton`) sits beside each person in the table's chat box and on a profile;
+// "Invite a friend" (`inviteFriends`) at a table sends them its code.
+import { api, get, post } from "./api.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { showError, toast } from "./ui.js";
+
+const path = (id) => `/api/players/me/friends/${encodeURIComponent(id)}`;
+
+/** Ask `person` ({id, name}) to be friends (or accept their request), and say which. */
+export async function askFriend(person) {
+  try {
+    const answer = await api("PUT", path(person.id));
+    toast(t(answer.friends ? "friend_now" : "friend_asked", { name: person.name }));
+    window.dispatchEvent(new Event("belote:friends"));
+    return true;
+  } catch (error) {
+    showError(error);
+    return false;
+  }
+}
+
+/** "Add friend" for `person` ({id, name}), as a link-like button. */
+export function friendButton(person) {
+  const button = h("button", { type: "button", class: "link add-friend", dataset: { player: person.id }, text: t("friend_add"), "aria-label": t("friend_add_label", { name: person.name }) });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    await askFriend(person);
+    button.disabled = false;
+  });
+  return button;
+}
+
+function act(label, attrs, run) {
+  const button = h("button", { type: "button", ...attrs, text: label });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await run();
+    } catch (error) {
+      showError(error);
+    }
+    button.disabled = false;
+  });
+  return button;
+}
+
+/** Where a friend plays: a public table to open, a private one only said. */
+function tableLine(table) {
+  const game = t(`preset_${table.preset}`);
+  if (!table.code) return h("span", { class: "friend-table", text: t("friend_private_table", { game }) });
+  const word = t(table.status === "playing" ? "friend_watch" : "friend_join", { game });
+  return h("a", { class: "friend-table", href: `#/r/${encodeURIComponent(table.code)}`, text: word });
+}
+
+/** The lobby's "Friends" panel: `{panel, refresh, leave}`; `refused(error)` handles a refused
+ * token as the lobby's other calls do (true when it did). */
+export function friendsPanel(refused) {
+  const panel = h("section", { class: "panel friends", id: "friends" });
+  let left = false;
+  async function refresh() {
+    let data;
+    try {
+      data = await get("/api/players/me/friends");
+    } catch (error) {
+      if (!refused(error)) panel.hidden = true;
+      return;
+    }
+    if (left) return;
+    draw(data);
+  }
+  const again = () => refresh();
+  function draw({ friends, asked, asking, invitations }) {
+    const invited = invitations.map((inv) =>
+      h(
+        "li",
+        { class: "invitation", dataset: { invitation: inv.id } },
+        h("span", { class: "friend-name", text: t("friend_invites", { name: inv.inviter.name, game: t(`preset_${inv.preset}`) }) }),
+        h(
+          "span",
+          { class: "friend-actions" },
+          h("a", { class: "button primary", href: `#/r/${encodeURIComponent(inv.room)}`, text: t("friend_go") }),
+          act("×", { class: "invitation-dismiss", "aria-label": t("friend_dismiss") }, async () => {
+            await api("DELETE", `/api/players/me/invitations/${inv.id}`);
+            await refresh();
+          }),
+        ),
+      ),
+    );
+    const asks = asking.map((p) =>
+      h(
+        "li",
+        { class: "asking", dataset: { player: p.id } },
+        h("span", { class: "friend-name", text: t("friend_asks", { name: p.name }) }),
+        h(
+          "span",
+          { class: "friend-actions" },
+          act(t("friend_accept"), { class: "primary friend-accept" }, async () => {
+            await askFriend(p);
+            await refresh();
+          }),
+          act(t("friend_decline"), { class: "friend-decline" }, async () => {
+            await api("DELETE", path(p.id));
+            await refresh();
+          }),
+        ),
+      ),
+    );
+    const list = friends.map((f) =>
+      h(
+        "li",
+        { class: "friend", dataset: { player: f.id } },
+        h("span", { class: "friend-name" }, h("strong", { text: f.name }), h("span", { class: "friend-tables" }, ...(f.tables.length ? f.tables.map(tableLine) : [h("span", { class: "friend-idle", text: t("friend_no_table") })]))),
+        act(t("friend_remove"), { class: "link friend-remove", "aria-label": t("friend_remove_label", { name: f.name }) }, async () => {
+          await api("DELETE", path(f.id));
+          await refresh();
+        }),
+      ),
+    );
+    const pending = asked.map((p) =>
+      h(
+        "li",
+        { class: "asked", dataset: { player: p.id } },
+        h("span", { class: "friend-name", text: t("friend_asked_waiting", { name: p.name }) }),
+        act(t("friend_withdraw"), { class: "link friend-withdraw" }, async () => {
+          await api("DELETE", path(p.id));
+          await refresh();
+        }),
+      ),
+    );
+    const lists = [invited, asks, list, pending].filter((items) => items.length).map((items) => h("ul", { class: "friend-list" }, ...items));
+    replace(panel, h("h2", { text: t("friends_title") }), ...(lists.length ? lists : [h("p", { class: "muted", text: t("friends_empty") })]));
+    panel.hidden = false;
+    panel.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
+  }
+  window.addEventListener("belote:friends", again);
+  return {
+    panel,
+    refresh,
+    leave: () => {
+      left = true;
+      window.removeEventListener("belote:friends", again);
+    },
+  };
+}
+
+/** "Invite a friend" at table `code`: the friends, read when the box opens, each with a
+ * button that invites them. One element for the page's life, so a redraw keeps it open. */
+export function inviteFriends(code) {
+  const list = h("ul", { class: "friend-list invite-list", id: "invite-friends-list" });
+  const box = h("details", { class: "invite-friends", id: "invite-friends" }, h("summary", { text: t("friend_invite_title") }), list);
+  box.addEventListener("toggle", async () => {
+    if (!box.open) return;
+    let data;
+    try {
+      data = await get("/api/players/me/friends");
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    if (!data.friends.length) {
+      replace(list, h("li", { class: "muted", text: t("friend_invite_none") }));
+      return;
+    }
+    replace(
+      list,
+      ...data.friends.map((f) =>
+        h(
+          "li",
+          { dataset: { player: f.id } },
+          h("span", { class: "friend-name", text: f.name }),
+          act(t("friend_invite"), { class: "friend-invite", "aria-label": t("friend_invite_label", { name: f.name }) }, async () => {
+            await post(`/api/rooms/${encodeURIComponent(code)}/invitations`, { player: f.id });
+            toast(t("friend_invited", { name: f.name }));
+          }),
+        ),
+      ),
+    );
+  });
+  return box;
+}
