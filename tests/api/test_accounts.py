@@ -59,7 +59,12 @@ async def test_a_claimed_guest_signs_in_on_another_device_as_the_same_player(
     assert (body["id"], body["username"]) == (guest.id, "Ivana_B")
     assert body["token"] != guest.token
     me = await http.get("/api/players/me", headers=bearer(body["token"]))
-    assert me.json() == {"id": guest.id, "name": "Ivana", "suspension": None}
+    assert me.json() == {
+        "id": guest.id,
+        "name": "Ivana",
+        "suspension": None,
+        "answered_reports": [],
+    }
 
     sessions = (await http.get("/api/accounts/sessions", headers=bearer(body["token"]))).json()
     assert [s["current"] for s in sessions] == [False, True]

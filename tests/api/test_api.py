@@ -33,7 +33,12 @@ async def test_a_guest_keeps_a_name_as_text_and_is_known_by_token(http: httpx.As
     guest = await new_guest(http, " <img src=x onerror=alert(1)> ")
     assert guest.name == "<img src=x onerror=alert(1)>"
     me = await http.get("/api/players/me", headers=guest.auth)
-    assert me.json() == {"id": guest.id, "name": guest.name, "suspension": None}
+    assert me.json() == {
+        "id": guest.id,
+        "name": guest.name,
+        "suspension": None,
+        "answered_reports": [],
+    }
     renamed = await http.patch("/api/players/me", json={"name": "Ivana"}, headers=guest.auth)
     assert renamed.json()["name"] == "Ivana"
     missing = await http.get("/api/players/me")
