@@ -43,6 +43,8 @@ REASONS = ("chat", "name", "play", "other")
 OUTCOMES = ("upheld", "dismissed")
 """How the operator closed a report: they acted on it, or found nothing to act on."""
 EVIDENCE_LINES = 10
+OWN_LISTED = 100
+"""The reports a reporter reads back at most (the newest): a page, not an archive."""
 ONCE_PER = timedelta(days=1)
 
 
@@ -159,32 +161,35 @@ class Reports:
         return int(getattr(done, "rowcount", 0) or 0)
 
     async def of_reporter(self, reporter_id: str, answered: bool = False) -> list[OwnReport]:
-        """The reports the player made, newest first (``answered``: only those closed and not
-        yet told)."""
+        """The newest ``OWN_LISTED`` reports the player made, newest first (``answered``: only
+        those closed and not yet told). Not the evidence: it is not theirs to read back, and
+        ``GET /api/players/me`` asks this on every page."""
+        r = m.Report
         query = (
-            select(m.Report, m.Player.name)
-            .join(m.Player, m.Player.id == m.Report.reported_id)
-            .where(m.Report.reporter_id == reporter_id)
-            .order_by(m.Report.created_at.desc(), m.Report.id.desc())
+            select(
+                r.id,
+                r.reported_id,
+                m.Player.name,
+                r.room_code,
+                r.reason,
+                r.text,
+                r.created_at,
+                r.closed_at,
+                r.outcome,
+                r.told_at.is_not(None),
+            )
+            .join(m.Player, m.Player.id == r.reported_id)
+            .where(r.reporter_id == reporter_id)
+            .order_by(r.created_at.desc(), r.id.desc())
+            .limit(OWN_LISTED)
         )
         if answered:
-            query = query.where(m.Report.closed_at.is_not(None), m.Report.told_at.is_(None))
+            query = query.where(r.closed_at.is_not(None), r.told_at.is_(None))
         async with self._sessions() as session:
             rows = (await session.execute(query)).all()
         return [
-            OwnReport(
-                report.id,
-                report.reported_id,
-                name,
-                report.room_code,
-                report.reason,
-                report.text,
-                report.created_at,
-                report.closed_at,
-                report.outcome,
-                report.told_at is not None,
-            )
-            for report, name in rows
+            OwnReport(id_, reported, name, room, reason, text, at, closed, outcome, bool(told))
+            for id_, reported, name, room, reason, text, at, closed, outcome, told in rows
         ]
 
     async def told(self, reporter_id: str, ids: Collection[int]) -> int:

@@ -6,6 +6,7 @@ per reporter, and gone with either player's erasure."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ import pytest
 from app import admin
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.reports import OWN_LISTED
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
 from tests.conftest import Server, new_guest, ws_client
@@ -275,3 +277,32 @@ async def test_a_reporter_reads_what_came_of_their_reports_and_is_told_each_once
     assert (await http.post(read, json={"ids": [1]})).status_code == 401
     assert (await http.get("/api/players/me/reports")).status_code == 401
     assert [r["player"]["name"] for r in await answered(ann)] == ["Lout"]
+
+
+async def test_a_reporter_reads_back_their_newest_hundred_reports_without_evidence(
+    http: httpx.AsyncClient, settings: Settings
+) -> None:
+    """A page, not an archive: the newest ``OWN_LISTED``, and never the evidence."""
+    ann, rude = [await new_guest(http, n) for n in ("Ann", "Rude")]
+    engine = make_engine(settings.database_url)
+    try:
+        start = datetime(2026, 12, 1, tzinfo=UTC)
+        async with make_sessionmaker(engine).begin() as session:
+            for i in range(OWN_LISTED + 1):
+                session.add(
+                    m.Report(
+                        reporter_id=ann.id,
+                        reported_id=rude.id,
+                        reason="chat",
+                        text=f"report {i}",
+                        evidence=[{"at": 1.0, "text": "their words"}],
+                        created_at=start + timedelta(minutes=i),
+                    )
+                )
+    finally:
+        await engine.dispose()
+    answer = await http.get("/api/players/me/reports", headers=ann.auth)
+    listed = answer.json()
+    assert len(listed) == OWN_LISTED
+    assert (listed[0]["text"], listed[-1]["text"]) == (f"report {OWN_LISTED}", "report 1")
+    assert "their words" not in answer.text
