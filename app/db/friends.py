@@ -100,17 +100,13 @@ class Friends:
     async def ask(self, asker_id: str, asked_id: str) -> bool:
         """Ask ``asked_id`` to be friends, or accept their request; whether they are friends
         now. ``unknown_player``: no such player (or erased); ``too_many_friends``: the asker
-        has ``MOST`` friends and requests already."""
+        has ``MOST`` friends and requests already (accepting one more is refused too)."""
         now = datetime.now(UTC)
         async with self._sessions.begin() as session:
             asked = await session.get(m.Player, asked_id)
             if asked is None or asked.erased_at is not None:
                 raise RoomError("unknown_player", "No player has that id.")
             if await are_friends(session, asker_id, asked_id):
-                return True
-            theirs = await session.get(m.Friendship, (asked_id, asker_id))
-            if theirs is not None:
-                theirs.accepted_at = now
                 return True
             held = await session.scalar(
                 select(func.count())
@@ -130,6 +126,10 @@ class Friends:
                     "too_many_friends",
                     f"You have {MOST} friends and requests: drop some before asking more.",
                 )
+            theirs = await session.get(m.Friendship, (asked_id, asker_id))
+            if theirs is not None:
+                theirs.accepted_at = now
+                return True
             dialect = session.get_bind().dialect.name
             await session.execute(
                 upsert(dialect, m.Friendship)

@@ -6,6 +6,7 @@ refusal changes nothing."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -15,6 +16,7 @@ from sqlalchemy import func, select
 from app import admin
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.friends import MOST
 from app.settings import Settings
 from tests.api.test_ratings_quickplay import code_of
 from tests.api.test_suspension import eventually, hearing_news, suspension
@@ -219,3 +221,28 @@ async def test_erasure_takes_friendships_and_invitations(
                 assert await session.scalar(select(func.count()).select_from(table)) == 0
     finally:
         await engine.dispose()
+
+
+async def test_beyond_two_hundred_friends_and_requests_a_player_asks_no_more(
+    http: httpx.AsyncClient, settings: Settings
+) -> None:
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    engine = make_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine).begin() as session:
+            for i in range(MOST):  # half friends (accepted), half requests waiting
+                other = f"{i:016x}"
+                session.add(m.Player(id=other, name=f"P{i}", token_hash=other * 4))
+                await session.flush()
+                accepted = datetime.now(UTC) if i % 2 else None
+                session.add(m.Friendship(asker_id=ann.id, asked_id=other, accepted_at=accepted))
+    finally:
+        await engine.dispose()
+    answer = await http.put(f"{FRIENDS}/{bob.id}", headers=ann.auth)
+    assert code_of(answer) == (409, "too_many_friends")
+    assert names((await listing(http, bob))["asking"]) == []
+    assert await ask(http, bob, ann) is False  # Bob may still ask Ann ...
+    answer = await http.put(f"{FRIENDS}/{bob.id}", headers=ann.auth)
+    assert code_of(answer) == (409, "too_many_friends")  # ... but she may not accept
+    assert len((await listing(http, ann))["friends"]) == MOST // 2
+    assert names((await listing(http, ann))["asking"]) == ["Bob"]
