@@ -26,15 +26,11 @@ export async function askFriend(person) {
 
 /** "Add friend" for `person` ({id, name}), as a link-like button. */
 export function friendButton(person) {
-  const button = h("button", { type: "button", class: "link add-friend", dataset: { player: person.id }, text: t("friend_add"), "aria-label": t("friend_add_label", { name: person.name }) });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    await askFriend(person);
-    button.disabled = false;
-  });
-  return button;
+  const label = t("friend_add_label", { name: person.name });
+  return act(t("friend_add"), { class: "link add-friend", dataset: { player: person.id }, "aria-label": label }, () => askFriend(person));
 }
 
+/** A button that runs `run` once per click (disabled meanwhile; a refusal is shown). */
 function act(label, attrs, run) {
   const button = h("button", { type: "button", ...attrs, text: label });
   button.addEventListener("click", async () => {
