@@ -1,5 +1,7 @@
 """Every page fits a phone's width: nothing makes the page scroll sideways at 390 px (the history
-list did: its buttons' cell left the table and the page ran 99 px past the screen's edge). And
+list did: its buttons' cell left the table and the page ran 99 px past the screen's edge; in
+Bulgarian, the longest words, the waiting room's invite line ran 63 px past it once "Invite a
+friend" joined the line before it could wrap). And
 the replay's controls take two rows on a phone, its steps one (they took five)."""
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from tests.browser.conftest import PHONE
 SIDEWAYS = "() => document.documentElement.scrollWidth - screen.width"
 
 
-@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "bg-BG"])
 def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, artifacts: Path, locale: str) -> None:
     page = new_page(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
     ui.set_name(page, "Bartholomew")
