@@ -17,6 +17,7 @@ itself. Either player's erasure deletes their friendships and invitations.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -79,6 +80,12 @@ async def friends_among(session: AsyncSession, player_id: str, others: set[str])
             )
         )
     )
+    return _friends_in(player_id, rows.all())
+
+
+def _friends_in(player_id: str, rows: Iterable[tuple[str, str, datetime | None]]) -> set[str]:
+    """The friendship rule, in one place: of the player's rows (asker, asked, accepted at),
+    the others with a row accepted, or with a row each way."""
     rows_of: dict[str, int] = {}
     friends = set()
     for asker, asked, accepted in rows:
@@ -175,20 +182,20 @@ class Friends:
             muted = set(
                 await session.scalars(select(m.Mute.muted_id).where(m.Mute.muter_id == player_id))
             )
+        friend_ids = _friends_in(
+            player_id, ((row.asker_id, row.asked_id, row.accepted_at) for row, _, _ in rows)
+        )
         mine: dict[str, Person] = {}
         theirs: dict[str, Person] = {}
         friends: dict[str, Person] = {}
         for row, other_id, name in rows:
             person = Person(other_id, name)
-            if row.accepted_at is not None:
+            if other_id in friend_ids:
                 friends[other_id] = person
             elif row.asker_id == player_id:
                 mine[other_id] = person
             else:
                 theirs[other_id] = person
-        for both in set(mine) & set(theirs):  # asked each other at once: friends
-            friends[both] = mine.pop(both)
-            del theirs[both]
         return FriendList(
             sorted(friends.values(), key=lambda p: (p.name.casefold(), p.id)),
             list(mine.values()),
