@@ -51,6 +51,7 @@ from app.db.mutes import Mutes
 from app.db.ownership import RoomLeases, session_name
 from app.db.player_news import PlayerNews
 from app.db.players import Players
+from app.db.presence import Presence
 from app.db.quickplay import SqlQuickPlayQueue
 from app.db.ratings import Ratings
 from app.db.reports import Reports
@@ -115,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         report_days=settings.report_retention_days,
     )
     token_watch = TokenWatch(player_repo.live_tokens, settings.token_check_seconds)
+    presence = Presence(sessions, settings.presence_seconds)
     # Each server hears of the players erased or renamed through another node of its cluster,
     # or by the operator (``python -m app.admin rename``), and of the operator's suspensions.
     player_news = PlayerNews(
@@ -178,11 +180,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 gate.start()
             token_watch.start()
             player_news.start()
+            presence.start()
             yield
         finally:
             await retention.close()
             await token_watch.close()
             await player_news.close()
+            await presence.close()
             if shared_lobby is not None:
                 await shared_lobby.close()
             if gate is not None:
@@ -217,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Mutes(sessions),
         Friends(sessions),
         friend_limits,
+        presence,
         DataExport(sessions),
         Announcements(sessions, settings.token_check_seconds),
         export_limits,
@@ -276,6 +281,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             wire_stats,
             gate,
             token_watch,
+            presence.hold,
         )
     )
     if settings.metrics:

@@ -105,6 +105,12 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds between a player's friend requests and invitations, past the burst.",
     )
+    presence_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="How often a node writes who used the site (their token) since its last "
+        "round: a friend shows online for four rounds (at least two minutes) after.",
+    )
     export_burst: int = Field(
         default=3,
         ge=1,

@@ -1,12 +1,13 @@
 """Friends (``app.db.friends``): asked and accepted, then each sees at which tables the other
 sits (the code of a public one; a private table's code stays its players' to give) and may
 invite the other to theirs. One call, ``GET /api/players/me/friends``, gives a client all it
-shows and is cheap enough to ask every few seconds.
+shows (whether each friend is online too: ``app.db.presence``) and is cheap enough to ask every
+few seconds; ``GET /api/players/me/invitations`` gives the invitations alone.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from fastapi import APIRouter, Response
@@ -17,6 +18,7 @@ from app.api.errors import responses
 from app.api.paths import HEX, InvitationId, PlayerId, RoomCode
 from app.api.services import PlayerDep, ServicesDep
 from app.api.suspension import Unsuspended
+from app.db.presence import online_window
 from app.rooms.errors import RoomError
 from app.rooms.room import FINISHED
 
@@ -35,6 +37,11 @@ class TableOut(BaseModel):
 
 
 class FriendOut(PersonOut):
+    online: bool = Field(description="On the site now: a page of it open, a moment ago.")
+    seen_at: datetime | None = Field(
+        description="When they were last on the site, to the minute; null if not since the "
+        "server kept it."
+    )
     tables: list[TableOut] = Field(
         description="Where they hold a seat at a table waiting or being played, the most "
         "recently changed first."
@@ -50,7 +57,7 @@ class InvitationOut(BaseModel):
 
 
 class FriendsOut(BaseModel):
-    friends: list[FriendOut] = Field(description="Your friends, by name.")
+    friends: list[FriendOut] = Field(description="Your friends: those online first, by name.")
     asked: list[PersonOut] = Field(description="Those you asked, who have not answered yet.")
     asking: list[PersonOut] = Field(
         description="Those who ask you: `PUT` accepts, `DELETE` declines."
@@ -61,21 +68,60 @@ class FriendsOut(BaseModel):
     )
 
 
+class InvitationsOut(BaseModel):
+    invitations: list[InvitationOut] = Field(
+        description="Your friends' invitations to their tables, as in `GET "
+        "/api/players/me/friends`."
+    )
+
+
 class AskedOut(BaseModel):
     friends: bool = Field(description="True: you are friends now; false: you asked them.")
 
 
 @router.get("/api/players/me/friends", response_model=FriendsOut)
 async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
-    """Your friends with their tables, the requests either way, and your invitations."""
+    """Your friends with their tables and whether they are online, the requests either way,
+    and your invitations."""
     listed = await services.friends.of(player.id)
     tables = await services.friends.tables_of([f.id for f in listed.friends])
-    invitations = []
-    for invitation in await services.friends.invitations(player.id):
+    since = datetime.now(UTC) - online_window(services.settings.presence_seconds)
+    shown = [
+        FriendOut(
+            id=f.id,
+            name=f.name,
+            online=f.seen_at is not None and f.seen_at >= since,
+            seen_at=None if f.seen_at is None else f.seen_at.replace(second=0, microsecond=0),
+            tables=[
+                TableOut(code=t.code, preset=t.preset, status=t.status)
+                for t in tables.get(f.id, [])
+            ],
+        )
+        for f in listed.friends
+    ]
+    return FriendsOut(
+        friends=sorted(shown, key=lambda f: not f.online),  # stable: by name within each
+        asked=[PersonOut(id=p.id, name=p.name) for p in listed.asked],
+        asking=[PersonOut(id=p.id, name=p.name) for p in listed.asking],
+        invitations=await _invitations(services, player.id),
+    )
+
+
+@router.get("/api/players/me/invitations", response_model=InvitationsOut)
+async def invitations(player: PlayerDep, services: ServicesDep) -> InvitationsOut:
+    """Your invitations alone: what a page other than the lobby asks every few seconds."""
+    return InvitationsOut(invitations=await _invitations(services, player.id))
+
+
+async def _invitations(services: ServicesDep, player_id: str) -> list[InvitationOut]:
+    """The invitations to show: those of tables still waiting or playing where the player
+    does not sit yet."""
+    shown = []
+    for invitation in await services.friends.invitations(player_id):
         room = await services.rooms.look(invitation.room_code)
-        if room is None or room.status == FINISHED or room.seat_of(player.id) is not None:
+        if room is None or room.status == FINISHED or room.seat_of(player_id) is not None:
             continue  # gone, over, or taken up already
-        invitations.append(
+        shown.append(
             InvitationOut(
                 id=invitation.id,
                 inviter=PersonOut(id=invitation.inviter.id, name=invitation.inviter.name),
@@ -84,22 +130,7 @@ async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
                 at=invitation.at,
             )
         )
-    return FriendsOut(
-        friends=[
-            FriendOut(
-                id=f.id,
-                name=f.name,
-                tables=[
-                    TableOut(code=t.code, preset=t.preset, status=t.status)
-                    for t in tables.get(f.id, [])
-                ],
-            )
-            for f in listed.friends
-        ],
-        asked=[PersonOut(id=p.id, name=p.name) for p in listed.asked],
-        asking=[PersonOut(id=p.id, name=p.name) for p in listed.asking],
-        invitations=invitations,
-    )
+    return shown
 
 
 async def _allowed(services: ServicesDep, player_id: str) -> None:

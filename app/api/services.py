@@ -19,6 +19,7 @@ from app.db.friends import Friends
 from app.db.history import History
 from app.db.mutes import Mutes
 from app.db.players import Players
+from app.db.presence import Presence
 from app.db.ratings import Ratings
 from app.db.reports import Reports
 from app.rooms.errors import RoomError
@@ -45,6 +46,8 @@ class Services:
     friends: Friends
     friend_limits: Limiter
     """Per player id: how often they may ask a friend or invite one (each is shown to them)."""
+    presence: Presence
+    """Who was seen: every request with a valid token counts (``app.db.presence``)."""
     data_export: DataExport
     announcements: Announcements
     export_limits: Limiter
@@ -81,6 +84,7 @@ async def viewer(
     player = await services.players.by_token(credentials.credentials)
     if player is None:
         raise RoomError("bad_token", "The token is not known; create a player first.")
+    services.presence.seen(player.id)
     return player
 
 

@@ -337,6 +337,7 @@ class Accounts:
                     appeal_text=None,  # and the person's to the operator
                     appealed_at=None,
                     appeal_read_at=None,
+                    seen_at=None,
                 )
             )
 

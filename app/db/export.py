@@ -61,6 +61,7 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             "name": player.name,
             "created_at": _when(player.created_at),
             "renamed_at": _when(player.renamed_at),
+            "seen_at": _when(player.seen_at),
         },
         "account": None
         if account is None

@@ -44,8 +44,15 @@ class Person:
 
 
 @dataclass(frozen=True, slots=True)
+class Friend(Person):
+    seen_at: datetime | None
+    """When they were last seen on the site (``app.db.presence``); None: not since it kept
+    the time."""
+
+
+@dataclass(frozen=True, slots=True)
 class FriendList:
-    friends: list[Person]
+    friends: list[Friend]
     """Friends, by name."""
     asked: list[Person]
     """Those the player asked, who have not answered; the newest first."""
@@ -164,7 +171,7 @@ class Friends:
         async with self._sessions() as session:
             rows = (
                 await session.execute(
-                    select(m.Friendship, other.id, other.name)
+                    select(m.Friendship, other.id, other.name, other.seen_at)
                     .join(
                         other,
                         other.id
@@ -183,15 +190,15 @@ class Friends:
                 await session.scalars(select(m.Mute.muted_id).where(m.Mute.muter_id == player_id))
             )
         friend_ids = _friends_in(
-            player_id, ((row.asker_id, row.asked_id, row.accepted_at) for row, _, _ in rows)
+            player_id, ((row.asker_id, row.asked_id, row.accepted_at) for row, *_ in rows)
         )
         mine: dict[str, Person] = {}
         theirs: dict[str, Person] = {}
-        friends: dict[str, Person] = {}
-        for row, other_id, name in rows:
+        friends: dict[str, Friend] = {}
+        for row, other_id, name, seen_at in rows:
             person = Person(other_id, name)
             if other_id in friend_ids:
-                friends[other_id] = person
+                friends[other_id] = Friend(other_id, name, seen_at)
             elif row.asker_id == player_id:
                 mine[other_id] = person
             else:

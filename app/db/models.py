@@ -88,6 +88,9 @@ class Player(Base):
     appealed_at: Mapped[datetime | None]
     appeal_read_at: Mapped[datetime | None]
     """When the operator read the appeal and kept the suspension (the player is told)."""
+    seen_at: Mapped[datetime | None]
+    """When the player's token was last used, to a round of ``app.db.presence``: what their
+    friends read as online or last seen."""
 
 
 class Room(Base):

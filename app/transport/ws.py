@@ -46,6 +46,10 @@ from app.transport.direct import DirectWriter
 from app.transport.ratelimit import PerAddressLimiter, TokenBucket
 from app.transport.revocation import TokenWatch
 
+Hold = Callable[[str], Callable[[], None]]
+"""Note that a player holds a socket open; the returned function says it closed
+(``app.db.presence.Presence.hold``)."""
+
 log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_ROOM = 4404
@@ -126,10 +130,12 @@ class _Wire:
         stats: WireStats,
         gate: Admission | None,
         tokens: TokenWatch | None,
+        presence: Hold | None,
     ) -> None:
         self.limits = limits
         self.stats = stats
         self.tokens = tokens
+        self.presence = presence
         self.gate = gate or ConnectionGate(limits.max_connections, limits.per_address)
         # Chat is limited per guest (all their sockets together) and per room, not only per
         # socket: it is stored, and one token on many sockets could otherwise write fast.
@@ -271,11 +277,13 @@ def websocket_router(
     stats: WireStats,
     gate: Admission | None = None,
     tokens: TokenWatch | None = None,
+    presence: Hold | None = None,
 ) -> APIRouter:
     """``gate``: the cluster's count of connections per address (default: this process's);
-    ``tokens``: where a socket's token is watched, to close it once that token is revoked."""
+    ``tokens``: where a socket's token is watched, to close it once that token is revoked;
+    ``presence``: told who holds a socket open, so that their friends see them online."""
     router = APIRouter()
-    wire = _Wire(limits, stats, gate, tokens)
+    wire = _Wire(limits, stats, gate, tokens, presence)
 
     @router.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
@@ -318,7 +326,7 @@ def websocket_router(
         except WebSocketDisconnect:
             pass
         finally:
-            session.unwatch()
+            session.release()
             if session.joined:
                 with contextlib.suppress(RoomError):
                     await room.disconnect(connection)
@@ -352,7 +360,8 @@ class _Session:
         self.hello_deadline = asyncio.get_running_loop().time() + limits.hello_seconds
         self.joined = False
         self.token: str | None = None
-        self.unwatch: Callable[[], None] = lambda: None
+        self.release: Callable[[], None] = lambda: None
+        """Once the socket ends: stop watching its token, and its player's presence."""
 
     async def read_loop(self, websocket: WebSocket) -> None:
         while True:
@@ -459,11 +468,22 @@ class _Session:
             self.token = hello.token
         await self.room.connect(self.connection, hello.v)
         self.joined = True
+        ends: list[Callable[[], None]] = []
         if hello.token is not None and self.wire.tokens is not None:
             connection = self.connection
-            self.unwatch = self.wire.tokens.watch(
-                hello.token, lambda: connection.close(CLOSE_SIGNED_OUT, "signed out")
+            ends.append(
+                self.wire.tokens.watch(
+                    hello.token, lambda: connection.close(CLOSE_SIGNED_OUT, "signed out")
+                )
             )
+        if self.connection.player is not None and self.wire.presence is not None:
+            ends.append(self.wire.presence(self.connection.player.id))
+
+        def release() -> None:
+            for end in ends:
+                end()
+
+        self.release = release
         return self.room.version
 
     async def _as_now(self, player: Player) -> Player:

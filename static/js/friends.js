@@ -3,10 +3,11 @@
 // their table, the requests either way, and each friend with the tables they sit at (a public
 // one to open; a private one only said); it asks the server again every few seconds. "Add
 // friend" (`friendButton`) sits beside each person in the table's chat box and on a profile;
-// "Invite a friend" (`inviteFriends`) at a table sends them its code.
+// "Invite a friend" (`inviteFriends`) at a table sends them its code. Each friend is said to be
+// online, or when they were last on the site.
 import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { showError, toast } from "./ui.js";
 
 const path = (id) => `/api/players/me/friends/${encodeURIComponent(id)}`;
@@ -53,11 +54,48 @@ function tableLine(table) {
   return h("a", { class: "friend-table", href: `#/r/${encodeURIComponent(table.code)}`, text: word });
 }
 
+/** A friend's invitation to their table (`GET /api/players/me/invitations`): "Go to the table"
+ * and "×", which puts it away and then calls `gone()`. The lobby's panel and the bar above the
+ * other pages (invitations.js) show the same item. */
+export function invitationItem(inv, gone) {
+  return h(
+    "li",
+    { class: "invitation", dataset: { invitation: inv.id } },
+    h("span", { class: "friend-name", text: t("friend_invites", { name: inv.inviter.name, game: t(`preset_${inv.preset}`) }) }),
+    h(
+      "span",
+      { class: "friend-actions" },
+      h("a", { class: "button primary", href: `#/r/${encodeURIComponent(inv.room)}`, text: t("friend_go") }),
+      act("×", { class: "invitation-dismiss", "aria-label": t("friend_dismiss") }, async () => {
+        await api("DELETE", `/api/players/me/invitations/${inv.id}`);
+        await gone();
+      }),
+    ),
+  );
+}
+
+/** Whether a friend is on the site: "online", or when they were last (a moment, hours or days
+ * ago in the reader's words, a date beyond a week); nothing if the server never saw them. */
+function presence(friend) {
+  if (friend.online) return h("span", { class: "presence online", text: t("friend_online") });
+  if (!friend.seen_at) return null;
+  const seen = new Date(friend.seen_at);
+  const minutes = Math.max(1, Math.round((Date.now() - seen.getTime()) / 60000));
+  const ago = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+  let text;
+  if (minutes < 60) text = t("friend_seen_ago", { when: ago.format(-minutes, "minute") });
+  else if (minutes < 24 * 60) text = t("friend_seen_ago", { when: ago.format(-Math.round(minutes / 60), "hour") });
+  else if (minutes < 7 * 24 * 60) text = t("friend_seen_ago", { when: ago.format(-Math.round(minutes / 1440), "day") });
+  else text = t("friend_seen_on", { date: seen.toLocaleDateString(lang(), { dateStyle: "medium" }) });
+  return h("span", { class: "presence", text });
+}
+
 /** The lobby's "Friends" panel: `{panel, refresh, leave}`; `refused(error)` handles a refused
  * token as the lobby's other calls do (true when it did). */
 export function friendsPanel(refused) {
   const panel = h("section", { class: "panel friends", id: "friends" });
   let left = false;
+  let drawn = null; // the answer (with the language and minute) the panel shows
   async function refresh() {
     let data;
     try {
@@ -67,26 +105,18 @@ export function friendsPanel(refused) {
       return;
     }
     if (left) return;
-    draw(data);
+    // Drawn again only if something changed (or a minute passed, for "seen 5 minutes ago"): a
+    // reader's focus on a button stays put through the panel's rounds.
+    const key = JSON.stringify([lang(), Math.floor(Date.now() / 60000), data]);
+    if (key !== drawn) {
+      drawn = key;
+      draw(data);
+    }
+    panel.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
   }
   const again = () => refresh();
   function draw({ friends, asked, asking, invitations }) {
-    const invited = invitations.map((inv) =>
-      h(
-        "li",
-        { class: "invitation", dataset: { invitation: inv.id } },
-        h("span", { class: "friend-name", text: t("friend_invites", { name: inv.inviter.name, game: t(`preset_${inv.preset}`) }) }),
-        h(
-          "span",
-          { class: "friend-actions" },
-          h("a", { class: "button primary", href: `#/r/${encodeURIComponent(inv.room)}`, text: t("friend_go") }),
-          act("×", { class: "invitation-dismiss", "aria-label": t("friend_dismiss") }, async () => {
-            await api("DELETE", `/api/players/me/invitations/${inv.id}`);
-            await refresh();
-          }),
-        ),
-      ),
-    );
+    const invited = invitations.map((inv) => invitationItem(inv, refresh));
     const asks = asking.map((p) =>
       h(
         "li",
@@ -110,7 +140,13 @@ export function friendsPanel(refused) {
       h(
         "li",
         { class: "friend", dataset: { player: f.id } },
-        h("span", { class: "friend-name" }, h("strong", { text: f.name }), h("span", { class: "friend-tables" }, ...(f.tables.length ? f.tables.map(tableLine) : [h("span", { class: "friend-idle", text: t("friend_no_table") })]))),
+        h(
+          "span",
+          { class: "friend-name" },
+          h("strong", { text: f.name }),
+          presence(f),
+          h("span", { class: "friend-tables" }, ...(f.tables.length ? f.tables.map(tableLine) : [h("span", { class: "friend-idle", text: t("friend_no_table") })])),
+        ),
         act(t("friend_remove"), { class: "link friend-remove", "aria-label": t("friend_remove_label", { name: f.name }) }, async () => {
           await api("DELETE", path(f.id));
           await refresh();
@@ -131,7 +167,6 @@ export function friendsPanel(refused) {
     const lists = [invited, asks, list, pending].filter((items) => items.length).map((items) => h("ul", { class: "friend-list" }, ...items));
     replace(panel, h("h2", { text: t("friends_title") }), ...(lists.length ? lists : [h("p", { class: "muted", text: t("friends_empty") })]));
     panel.hidden = false;
-    panel.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
   }
   window.addEventListener("belote:friends", again);
   return {

@@ -13,6 +13,7 @@ import { dropToasts } from "./ui.js";
 import { applyPrefs } from "./prefs.js";
 import { syncMutes } from "./mute.js";
 import { relangAnnouncement, watchAnnouncement } from "./announcement.js";
+import { invitationsAt, readInvitations, relangInvitations, watchInvitations } from "./invitations.js";
 
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
@@ -46,14 +47,21 @@ function route() {
   }
   const hash = location.hash.replace(/^#/, "") || "/";
   let m;
-  if ((m = hash.match(/^\/r\/([\w-]+)$/))) page = showRoom(app, decodeURIComponent(m[1]));
-  else if (hash === "/history") page = showHistory(app);
+  let where = {}; // for the invitations above the page: the lobby lists them, a table not its own
+  if ((m = hash.match(/^\/r\/([\w-]+)$/))) {
+    where = { room: decodeURIComponent(m[1]) };
+    page = showRoom(app, where.room);
+  } else if (hash === "/history") page = showHistory(app);
   else if (hash === "/account") page = showAccount(app);
   else if ((m = hash.match(/^\/ratings\/([\w-]+)$/))) page = showLeaderboard(app, m[1]);
   else if ((m = hash.match(/^\/p\/([\w-]+)$/))) page = showProfile(app, decodeURIComponent(m[1]));
   else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
   else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
-  else page = showLobby(app);
+  else {
+    where = { lobby: true };
+    page = showLobby(app);
+  }
+  invitationsAt(where);
 }
 
 window.addEventListener("hashchange", route);
@@ -63,10 +71,12 @@ window.addEventListener("belote:identity", () => {
   // A name is saved now: the toasts that asked for one are out of date.
   dropToasts("name_needed");
   dropToasts("not_authenticated");
+  readInvitations();
 });
 onLangChange(() => {
   chrome();
   relangAnnouncement();
+  relangInvitations();
   if (page && page.relang) page.relang();
   else route();
 });
@@ -74,3 +84,4 @@ applyPrefs();
 route();
 syncMutes();
 watchAnnouncement();
+watchInvitations();

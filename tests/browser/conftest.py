@@ -87,6 +87,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         deal_pause_seconds=0,
         default_turn_seconds=0,
         grace_seconds=60,
+        presence_seconds=0.5,  # friends online within a moment (tests/browser/test_friends.py)
     )
     threaded = ThreadedServer(settings)
     server = threaded.start()

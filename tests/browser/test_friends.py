@@ -1,16 +1,24 @@
 """Friends in a real Chromium (docs/protocol.md §1, "Friends"): asked from the table's chat box,
 accepted in the lobby's "Friends" panel, which then says where the friend plays (a private
-table without its code); invited from a table's "Invite a friend", the invitation leads the
-friend there; and a profile offers "Add friend"."""
+table without its code) and whether they are online or when they were last seen; invited from a
+table's "Invite a friend", the invitation leads the friend there, and reaches them on whatever
+page they are; and a profile offers "Add friend"."""
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
 from tests.browser import ui
 from tests.browser.test_remove import seated_guest
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +93,115 @@ def test_a_profile_offers_add_friend_and_the_friend_can_decline(new_page: Any) -
     ann.goto(f"/#/p/{ui.player_id(ann)}")
     ann.wait_for_selector("#profile-name")
     assert ann.query_selector(".profile-friend") is None  # not on one's own profile
+
+
+def befriend(host: Any, guest: Any) -> None:
+    """The host asks from the table's chat box, the guest accepts in the lobby."""
+    host.click("#chat-mute summary")
+    host.click(f".add-friend[data-player='{ui.player_id(guest)}']")
+    host.wait_for_selector(".toast:has-text('to be your friend')")
+    open_lobby(guest)
+    guest.click(f"li.asking[data-player='{ui.player_id(host)}'] .friend-accept")
+    guest.wait_for_selector(f"li.friend[data-player='{ui.player_id(host)}']")
+
+
+def friends_seen_long_ago(server: Server, player_id: str) -> None:
+    """Two friends of the player who were last on the site 3 hours and 30 days ago, written
+    from a thread of its own (Playwright's sync API holds this thread's event loop)."""
+
+    async def write() -> None:
+        engine = make_engine(server.settings.database_url)
+        try:
+            async with make_sessionmaker(engine).begin() as session:
+                now = datetime.now(UTC)
+                for name, ago in (("Old", timedelta(hours=3)), ("Older", timedelta(days=30))):
+                    other = secrets.token_hex(8)
+                    session.add(
+                        m.Player(id=other, name=name, token_hash=other * 4, seen_at=now - ago)
+                    )
+                    await session.flush()
+                    session.add(m.Friendship(asker_id=player_id, asked_id=other, accepted_at=now))
+        finally:
+            await engine.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, write()).result(timeout=60)
+
+
+def kept_through_a_round(page: Any, button: Any, box: str, event: str) -> None:
+    """Focus ``button``, make ``box`` read the server again (``event``), and check that the
+    button is still the one in the page, with the focus."""
+    button.focus()
+    before = page.get_attribute(box, "data-read")
+    page.evaluate(f"() => window.dispatchEvent(new Event('{event}'))")
+    page.wait_for_function(
+        "([box, before]) => document.querySelector(box).dataset.read !== before", arg=[box, before]
+    )
+    assert button.evaluate("el => el.isConnected && document.activeElement === el")
+
+
+def test_friends_online_or_last_seen_and_invitations_on_every_page(
+    new_page: Any, live_server: Server
+) -> None:
+    host, guest = seated_guest(new_page)
+    befriend(host, guest)
+    host_id = ui.player_id(host)
+    # The host's table holds its socket open: online, at the top, within the node's rounds
+    # (BELOTE_PRESENCE_SECONDS) and the panel's next reading.
+    online = guest.wait_for_selector(
+        f"li.friend[data-player='{host_id}'] .presence.online", timeout=20_000
+    )
+    assert online.inner_text() == "online"
+    friends_seen_long_ago(live_server, ui.player_id(guest))
+    open_lobby(guest)
+    rows = guest.locator("#friends li.friend")
+    rows.nth(2).wait_for()
+    assert rows.nth(0).get_attribute("data-player") == host_id  # online first
+    assert [rows.nth(i).locator("strong").inner_text() for i in (1, 2)] == ["Old", "Older"]
+    assert rows.nth(1).locator(".presence").inner_text() == "seen 3 hours ago"
+    older = rows.nth(2).locator(".presence").inner_text()
+    assert older.startswith("seen on ") and "ago" not in older  # a date beyond a week
+    # The panel's rounds leave a reader's focus where it was while nothing changed.
+    remove = guest.wait_for_selector(f"li.friend[data-player='{host_id}'] .friend-remove")
+    kept_through_a_round(guest, remove, "#friends", "belote:friends")
+
+    # The host invites the guest to another table; the guest is reading their history.
+    guest.goto("/#/history")
+    host.goto("/#/")
+    other = ui.create_room(host)
+    host.click("#invite-friends summary")
+    host.click(f"#invite-friends-list li[data-player='{ui.player_id(guest)}'] button")
+    host.wait_for_selector(".toast:has-text('Guest is invited')")
+    # Read at the page's next round (every 15 s) or when the page changes: here, a reload.
+    guest.reload()
+    bar = guest.wait_for_selector("#invitations li.invitation")
+    assert bar.inner_text().startswith("Host invites you to their table (Bulgarian Belot)")
+    kept_through_a_round(guest, bar.query_selector("a.button"), "#invitations", "belote:identity")
+    assert guest.get_attribute("#invitations ul", "aria-label") == "Your friends' invitations"
+    bar.query_selector("a.button").click()
+    guest.wait_for_selector(f"#room[data-code='{other}']")
+    guest.wait_for_selector("#invitations", state="hidden")  # not above its own table
+    guest.goto("/#/history")
+    guest.wait_for_selector("#invitations li.invitation").query_selector(
+        ".invitation-dismiss"
+    ).click()
+    guest.wait_for_selector("#invitations", state="hidden")
+    open_lobby(guest)
+    assert guest.query_selector("li.invitation") is None  # put away on the server too
+
+
+def test_a_french_reader_reads_online_and_seen_in_french(
+    new_page: Any, live_server: Server
+) -> None:
+    host, guest = seated_guest(new_page, locale="fr-FR")
+    befriend(host, guest)
+    online = guest.wait_for_selector(
+        f"li.friend[data-player='{ui.player_id(host)}'] .presence.online", timeout=20_000
+    )
+    assert online.inner_text() == "en ligne"
+    friends_seen_long_ago(live_server, ui.player_id(guest))
+    open_lobby(guest)
+    rows = guest.locator("#friends li.friend")
+    rows.nth(2).wait_for()
+    assert rows.nth(1).locator(".presence").inner_text() == "vu il y a 3 heures"
+    assert rows.nth(2).locator(".presence").inner_text().startswith("vu le ")
