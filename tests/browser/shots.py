@@ -28,6 +28,7 @@ from app import admin
 from app.settings import Settings
 from tests.browser import ui
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, ThreadedServer
+from tests.browser.test_friends import friends_seen_long_ago
 from tests.conftest import Server
 
 VIEWPORTS = {"desktop": {"width": 1366, "height": 768}, "phone": PHONE}
@@ -177,8 +178,9 @@ def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> N
 
 
 def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
-    """Friends: the lobby's panel with an invitation, a request, a friend at a public table and
-    one asked; then "Invite a friend" at the player's own table."""
+    """Friends: the lobby's panel with an invitation, a request, a friend online at a public
+    table, two last seen long ago and one asked; then "Invite a friend" at the player's own
+    table, and the invitation above other pages (the history, a table being played)."""
     context, page = open_page(browser, server.url, lang, device)
     tag = f"{lang}-{device}"
     ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
@@ -211,14 +213,25 @@ def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> 
         f"/api/players/me/friends/{dee['id']}",
         {"Authorization": ui.auth(page)["Authorization"]},
     )
+    friends_seen_long_ago(server, me)
     page.goto("/")
     page.wait_for_selector("#friends li.invitation")
+    page.wait_for_selector("#friends .presence.online", timeout=20_000)
     page.locator("#friends").scroll_into_view_if_needed()
     shoot(page, out, f"friends-{tag}")
     ui.create_room(page)
     page.click("#invite-friends summary")
     page.wait_for_selector("#invite-friends-list li[data-player]")
     shoot(page, out, f"invite-friends-{tag}")
+    page.goto("/#/history")
+    page.wait_for_selector("#invitations li.invitation")
+    shoot(page, out, f"invitation-bar-{tag}")
+    page.goto("/")
+    ui.create_room(page, bots=(1, 2, 3), pause=60, timer=60)
+    ui.start(page)
+    ui.wait_next(page)
+    page.wait_for_selector("#invitations li.invitation")
+    shoot(page, out, f"invitation-table-{tag}")
     context.close()
 
 
@@ -288,6 +301,7 @@ def main() -> None:
             default_turn_seconds=0,
             token_check_seconds=0.2,  # the operator's suspension, for ``people``
             create_burst=1000,  # the tour makes many guests from one address
+            presence_seconds=0.5,  # friends online at once, for ``friends``
         )
         threaded = ThreadedServer(settings)
         server = threaded.start()

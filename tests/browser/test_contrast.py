@@ -25,6 +25,8 @@ from app.db import models as m
 from app.rooms.rating import Skill, rate
 from tests.browser import ui
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.test_friends import befriend, friends_seen_long_ago
+from tests.browser.test_remove import seated_guest
 from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -546,3 +548,37 @@ def test_every_word_of_the_client_has_enough_contrast(
     populated(page, found, "profile, with history", ann_name, "rating-value", "tick")
     failing = [f"{step}: {run}" for step, runs in found.items() for run in runs]
     assert not failing, "below WCAG AA:\n" + "\n".join(failing)
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(DESKTOP, "en-US"), (PHONE, "bg-BG")])
+def test_the_friends_panel_and_the_invitations_bar_have_enough_contrast(
+    new_page: Any, live_server: Server, viewport: dict[str, int], locale: str
+) -> None:
+    """The lobby's Friends panel with a friend online, two last seen, a request and an
+    invitation; and that invitation above another page (tests/browser/test_friends.py)."""
+    host, guest = seated_guest(new_page, viewport=viewport, locale=locale)
+    befriend(host, guest)
+    guest.wait_for_selector("#friends .presence.online", timeout=20_000)
+    friends_seen_long_ago(live_server, ui.player_id(guest))
+    other = new_page()
+    ui.set_name(other, "Cy")
+    other.request.put(f"/api/players/me/friends/{ui.player_id(guest)}", headers=ui.auth(other))
+    host.goto("/")
+    code = ui.create_room(host)  # another table: the guest sits at the first
+    invite = {"player": ui.player_id(guest)}
+    assert host.request.post(
+        f"/api/rooms/{code}/invitations", data=invite, headers=ui.auth(host)
+    ).ok
+    for close in guest.query_selector_all(".toast-close"):  # "You are friends" lies over the bar
+        close.click()
+    guest.goto("/#/history")
+    guest.wait_for_selector("#invitations li.invitation")
+    found: dict[str, list[str]] = {}
+    populated(guest, found, "the invitations bar", "friend-name", "invitation-dismiss")
+    guest.goto("/#/")
+    guest.wait_for_selector("#friends li.invitation")
+    guest.wait_for_selector("#friends li.asking")
+    guest.wait_for_selector("#friends li.friend:nth-child(3) .presence")
+    guest.wait_for_selector("#my-rooms-list")  # drawn above the panel: the panel moves
+    populated(guest, found, "the friends panel", "presence", "online", "friend-idle")
+    assert found == {"the invitations bar": [], "the friends panel": []}
