@@ -153,7 +153,11 @@ async def reports(settings: Settings, days: float, closed: bool = False) -> list
 
 
 async def note(
-    settings: Settings, operator: str, action: str, player_id: str, detail: str | None = None
+    settings: Settings,
+    operator: str,
+    action: str,
+    player_id: str | None,
+    detail: str | None = None,
 ) -> None:
     """Write the operator's change to the log (``app.db.moderation``)."""
     await on_database(

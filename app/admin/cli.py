@@ -37,9 +37,10 @@
   place of any other, for N hours or until ``unannounce``; the same in other languages for
   their readers. Every server shows it within seconds, clients within minutes.
 - ``unannounce``: take the announcement down.
-- ``log [--days N] [--player PLAYER]``: what operators did to players in the last N days (30),
-  the oldest first (``app.db.moderation``). Every command above that changes something writes
-  its line there, under the operator's name: ``--by NAME``, or the system user running it.
+- ``log [--days N] [--player PLAYER]``: what operators did to players, and the announcements
+  they made and took down, in the last N days (30), the oldest first (``app.db.moderation``;
+  ``--player``: that player's alone). Every command above that changes something writes its
+  line there, under the operator's name: ``--by NAME``, or the system user running it.
 
 The work itself is ``app.admin.actions``, what is read is set out by ``app.admin.lines``.
 """
@@ -194,12 +195,16 @@ def _announce(args: argparse.Namespace, settings: Settings) -> int:
     texts = {lang: getattr(args, lang) for lang in LANGUAGES if getattr(args, lang)}
     asyncio.run(actions.announce(settings, args.text, texts, until))
     end = "until unannounce" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+    also = f" (also in {', '.join(texts)})" if texts else ""
+    asyncio.run(actions.note(settings, args.by, "announce", None, f"{end}{also}: {args.text}"))
     print(f"Announced {end}: {args.text}")
     return 0
 
 
-def _unannounce(_args: argparse.Namespace, settings: Settings) -> int:
+def _unannounce(args: argparse.Namespace, settings: Settings) -> int:
     had = asyncio.run(actions.unannounce(settings))
+    if had:
+        asyncio.run(actions.note(settings, args.by, "unannounce", None))
     print("The announcement is down." if had else "There was no announcement.")
     return 0
 

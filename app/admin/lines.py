@@ -27,15 +27,17 @@ def appeal_lines(filed: Sequence[FiledAppeal]) -> list[str]:
 
 
 def log_lines(entries: Sequence[Entry]) -> list[str]:
-    """The log as the operator reads it: a line per change, when, who, what, to whom."""
+    """The log as the operator reads it: a line per change, when, who, what, to whom (an
+    announcement: to everyone)."""
     lines: list[str] = []
     for e in entries:
-        name = e.player_name or "(erased)"
-        detail = f": {e.detail}" if e.detail else ""
-        lines.append(
-            f"{e.at:%Y-%m-%d %H:%M} UTC  {e.operator}  {e.action}  {name} (id {e.player_id})"
-            f"{detail}"
+        whom = (
+            "everyone"
+            if e.player_id is None
+            else f"{e.player_name or '(erased)'} (id {e.player_id})"
         )
+        detail = f": {e.detail}" if e.detail else ""
+        lines.append(f"{e.at:%Y-%m-%d %H:%M} UTC  {e.operator}  {e.action}  {whom}{detail}")
     return lines
 
 

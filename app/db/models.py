@@ -452,8 +452,9 @@ class Invitation(Base):
 
 
 class ModerationEntry(Base):
-    """What an operator did to a player with ``python -m app.admin`` (``app.db.moderation``):
-    who, when, what. Read by operators alone; erasure keeps the entry but not its words."""
+    """What an operator did to a player, or to the site (an announcement), with ``python -m
+    app.admin`` (``app.db.moderation``): who, when, what. Read by operators alone; erasure
+    keeps the entry but not its words."""
 
     __tablename__ = "moderation_log"
 
@@ -461,7 +462,8 @@ class ModerationEntry(Base):
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     operator: Mapped[str] = mapped_column(String(64))
     action: Mapped[str] = mapped_column(String(32))
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    """None: a change to the whole site (an announcement), not to a player."""
     detail: Mapped[str | None] = mapped_column(String(400))
 
 

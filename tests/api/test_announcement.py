@@ -63,7 +63,30 @@ async def test_the_operator_announces_and_takes_it_down(
             return await announced() is None
 
         await eventually(down)
-        assert await run("unannounce") == ["There was no announcement."]
+        assert await run("unannounce") == ["There was no announcement."]  # no change: no entry
+        # The operators' log says who said what to everyone, and who took it down.
+        said = await run("log")
+        assert said[0] == "3 changes in the last 30 days."
+        rows = [line.split("  ", 3)[1:] for line in said[1:]]
+        assert rows == [
+            [
+                admin.system_user(),
+                "announce",
+                "everyone: until unannounce (also in fr): Restart at 22:00 UTC",
+            ],
+            [
+                admin.system_user(),
+                "announce",
+                f"everyone: until {until:%Y-%m-%d %H:%M} UTC: Tournament tonight",
+            ],
+            [admin.system_user(), "unannounce", "everyone"],
+        ]
+        assert await run("announce", "Back soon", "--by", "alice")
+        assert (await run("log"))[-1].split("  ", 3)[1:] == [
+            "alice",
+            "announce",
+            "everyone: until unannounce: Back soon",
+        ]
 
 
 def test_an_announcement_that_cannot_be_made_is_refused(settings: Settings) -> None:
