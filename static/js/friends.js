@@ -143,7 +143,7 @@ export function friendsPanel(refused) {
         h(
           "span",
           { class: "friend-name" },
-          h("span", { class: "friend-head" }, h("strong", { text: f.name }), presence(f)),
+          h("span", { class: "friend-head" }, h("a", { class: "friend-profile", href: `#/p/${encodeURIComponent(f.id)}` }, h("strong", { text: f.name })), presence(f)),
           h("span", { class: "friend-tables" }, ...(f.tables.length ? f.tables.map(tableLine) : [h("span", { class: "friend-idle", text: t("friend_no_table") })])),
         ),
         act(t("friend_remove"), { class: "link friend-remove", "aria-label": t("friend_remove_label", { name: f.name }) }, async () => {

@@ -164,6 +164,9 @@ def test_friends_online_or_last_seen_and_invitations_on_every_page(
     # The panel's rounds leave a reader's focus where it was while nothing changed.
     remove = guest.wait_for_selector(f"li.friend[data-player='{host_id}'] .friend-remove")
     kept_through_a_round(guest, remove, "#friends", "belote:friends")
+    # A friend's name opens their profile.
+    guest.click(f"li.friend[data-player='{host_id}'] a.friend-profile")
+    assert guest.wait_for_selector("#profile-name").inner_text() == "Host"
 
     # The host invites the guest to another table; the guest is reading their history.
     guest.goto("/#/history")
