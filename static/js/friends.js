@@ -178,8 +178,8 @@ export function friendsPanel(refused) {
   };
 }
 
-/** "Invite a friend" at table `code`: the friends, read when the box opens, each with a
- * button that invites them. One element for the page's life, so a redraw keeps it open. */
+/** "Invite a friend" at table `code`: the friends, read when the box opens (those online
+ * first, said so), each with a button that invites them. One element for the page's life, so a redraw keeps it open. */
 export function inviteFriends(code) {
   const list = h("ul", { class: "friend-list invite-list", id: "invite-friends-list" });
   const box = h("details", { class: "invite-friends", id: "invite-friends" }, h("summary", { text: t("friend_invite_title") }), list);
@@ -202,7 +202,7 @@ export function inviteFriends(code) {
         h(
           "li",
           { dataset: { player: f.id } },
-          h("span", { class: "friend-name", text: f.name }),
+          h("span", { class: "friend-name" }, f.name, presence(f)),
           act(t("friend_invite"), { class: "friend-invite", "aria-label": t("friend_invite_label", { name: f.name }) }, async () => {
             await post(`/api/rooms/${encodeURIComponent(code)}/invitations`, { player: f.id });
             toast(t("friend_invited", { name: f.name }));

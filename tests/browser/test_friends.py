@@ -56,7 +56,9 @@ def test_friends_ask_accept_and_invite_to_a_table(new_page: Any) -> None:
     host.goto("/#/")
     other = ui.create_room(host)
     host.click("#invite-friends summary")
-    button = host.wait_for_selector(f"#invite-friends-list li[data-player='{guest_id}'] button")
+    listed = host.wait_for_selector(f"#invite-friends-list li[data-player='{guest_id}']")
+    assert listed.inner_text().startswith("Guest")
+    button = listed.query_selector("button")
     assert button.get_attribute("aria-label") == "Invite Guest to this table"
     button.click()
     host.wait_for_selector(".toast:has-text('Guest is invited')")
@@ -173,7 +175,9 @@ def test_friends_online_or_last_seen_and_invitations_on_every_page(
     host.goto("/#/")
     other = ui.create_room(host)
     host.click("#invite-friends summary")
-    host.click(f"#invite-friends-list li[data-player='{ui.player_id(guest)}'] button")
+    listed = f"#invite-friends-list li[data-player='{ui.player_id(guest)}']"
+    assert host.wait_for_selector(f"{listed} .presence.online").inner_text() == "online"
+    host.click(f"{listed} button")
     host.wait_for_selector(".toast:has-text('Guest is invited')")
     # Read at the page's next round (every 15 s) or when the page changes: here, a reload.
     guest.reload()
