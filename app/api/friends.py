@@ -20,7 +20,6 @@ from app.api.services import PlayerDep, ServicesDep
 from app.api.suspension import Unsuspended
 from app.db.presence import online_window
 from app.rooms.errors import RoomError
-from app.rooms.room import FINISHED
 
 router = APIRouter(tags=["friends"], responses=responses(401, 422))
 
@@ -114,23 +113,16 @@ async def invitations(player: PlayerDep, services: ServicesDep) -> InvitationsOu
 
 
 async def _invitations(services: ServicesDep, player_id: str) -> list[InvitationOut]:
-    """The invitations to show: those of tables still waiting or playing where the player
-    does not sit yet."""
-    shown = []
-    for invitation in await services.friends.invitations(player_id):
-        room = await services.rooms.look(invitation.room_code)
-        if room is None or room.status == FINISHED or room.seat_of(player_id) is not None:
-            continue  # gone, over, or taken up already
-        shown.append(
-            InvitationOut(
-                id=invitation.id,
-                inviter=PersonOut(id=invitation.inviter.id, name=invitation.inviter.name),
-                room=invitation.room_code,
-                preset=room.ruleset.preset,
-                at=invitation.at,
-            )
+    return [
+        InvitationOut(
+            id=i.id,
+            inviter=PersonOut(id=i.inviter.id, name=i.inviter.name),
+            room=i.room_code,
+            preset=i.preset,
+            at=i.at,
         )
-    return shown
+        for i in await services.friends.invitations(player_id)
+    ]
 
 
 async def _allowed(services: ServicesDep, player_id: str) -> None:

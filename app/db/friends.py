@@ -65,6 +65,7 @@ class Invitation:
     id: int
     inviter: Person
     room_code: str
+    preset: str
     at: datetime
 
 
@@ -237,21 +238,41 @@ class Friends:
 
     async def invitations(self, to_id: str) -> list[Invitation]:
         """The invitations shown to the player now, the newest first: younger than
-        ``INVITATION_TTL``, from a friend still."""
+        ``INVITATION_TTL``, from a friend still, to a table that waits or plays without the
+        player in it. One query for them all, from the stored rooms and seats (stored before
+        any change is told, so as current as the rooms in memory): asking every few seconds
+        loads no room."""
         since = datetime.now(UTC) - INVITATION_TTL
+        seated = (
+            select(m.Seat.room_id)
+            .where(m.Seat.room_id == m.Room.id, m.Seat.player_id == to_id)
+            .exists()
+        )
         async with self._sessions() as session:
             rows = (
                 await session.execute(
-                    select(m.Invitation, m.Player.name)
+                    select(m.Invitation, m.Player.name, m.Room.rules)
                     .join(m.Player, m.Player.id == m.Invitation.inviter_id)
-                    .where(m.Invitation.to_id == to_id, m.Invitation.created_at >= since)
+                    .join(m.Room, m.Room.code == m.Invitation.room_code)
+                    .where(
+                        m.Invitation.to_id == to_id,
+                        m.Invitation.created_at >= since,
+                        m.Room.status.in_(("waiting", "playing")),
+                        ~seated,
+                    )
                     .order_by(m.Invitation.created_at.desc(), m.Invitation.id.desc())
                 )
             ).all()
-            friends = await friends_among(session, to_id, {row.inviter_id for row, _ in rows})
+            friends = await friends_among(session, to_id, {row.inviter_id for row, _, _ in rows})
         return [
-            Invitation(row.id, Person(row.inviter_id, name), row.room_code, row.created_at)
-            for row, name in rows
+            Invitation(
+                row.id,
+                Person(row.inviter_id, name),
+                row.room_code,
+                str(rules.get("preset", "")),
+                row.created_at,
+            )
+            for row, name, rules in rows
             if row.inviter_id in friends
         ]
 

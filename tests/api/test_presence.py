@@ -173,7 +173,7 @@ async def test_an_erased_player_is_seen_no_more(
         assert await seen_at(sessions, ann) is None
 
 
-async def test_the_invitations_alone(http: httpx.AsyncClient) -> None:
+async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) -> None:
     ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
     assert await ask(http, ann, bob) is False and await ask(http, bob, ann) is True
     code = await room(http, bob)
@@ -190,3 +190,19 @@ async def test_the_invitations_alone(http: httpx.AsyncClient) -> None:
     }
     answer = await http.get("/api/players/me/invitations")
     assert code_of(answer) == (401, "not_authenticated")
+
+    # Asked every few seconds, they load no room: a table put away stays away.
+    assert server.app is not None
+    manager = server.app.state.services.rooms
+    assert await manager.evict_idle(float("inf")) == [code]
+    alone = await http.get("/api/players/me/invitations", headers=ann.auth)
+    assert [i["room"] for i in alone.json()["invitations"]] == [code]
+    assert code not in manager
+    # Seated at it (the room loads for that), the invitation is not shown; up again, it is.
+    assert (await http.put(f"/api/rooms/{code}/seats/2", headers=ann.auth)).is_success
+    assert (await http.get("/api/players/me/invitations", headers=ann.auth)).json() == {
+        "invitations": []
+    }
+    assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
+    alone = await http.get("/api/players/me/invitations", headers=ann.auth)
+    assert len(alone.json()["invitations"]) == 1
