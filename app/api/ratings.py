@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from app.api.errors import responses
 from app.api.paths import PlayerId
-from app.api.services import ServicesDep
+from app.api.services import ReaderDep, ServicesDep
 from app.rooms.errors import RoomError
 from app.rules import PRESETS
 
@@ -23,10 +23,15 @@ async def leaderboard(preset: str, services: ServicesDep) -> list[dict[str, Any]
     return await services.ratings.leaderboard(preset)
 
 
-@router.get("/players/{player_id}/profile", responses=responses(404))
-async def profile(player_id: PlayerId, services: ServicesDep) -> dict[str, Any]:
-    """A player's ratings, rating history, matches played and win rate."""
+@router.get("/players/{player_id}/profile", responses=responses(401, 404))
+async def profile(player_id: PlayerId, reader: ReaderDep, services: ServicesDep) -> dict[str, Any]:
+    """A player's ratings, rating history, matches played and win rate; with your token, on
+    another's profile, `with_you`: the finished matches you played together, as partners and
+    as opponents, and how many your side won (null without a token or on your own)."""
     found = await services.ratings.profile(player_id)
     if found is None:
         raise RoomError("unknown_player", f"No player has the id {player_id!r}.")
-    return found
+    together = None
+    if reader is not None and reader != player_id:
+        together = await services.history.together(reader, player_id)
+    return {**found, "with_you": together}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, or_, select
+from sqlalchemy import ColumnElement, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
@@ -77,6 +77,33 @@ class History:
             side = next(i for i, members in enumerate(summary["sides"]) if seat in members)
             out.append({**summary, "your_seat": seat, "your_side": side})
         return out
+
+    async def together(self, reader_id: str, player_id: str) -> dict[str, Any]:
+        """The finished matches ``reader_id`` and ``player_id`` both sat in, from the reader's
+        side: as partners and as opponents, each with how many the reader's side won. Only
+        the reader learns it, of matches they played: nothing another could not read of
+        their own history. Counted by the database, a few rows however many matches."""
+        mine, theirs = aliased(m.MatchSeat), aliased(m.MatchSeat)
+        preset = m.Match.rules["preset"].as_string()
+        async with self._sessions() as session:
+            rows = (
+                await session.execute(
+                    select(preset, mine.seat, theirs.seat, m.Match.winner, func.count())
+                    .join(mine, mine.match_id == m.Match.id)
+                    .join(theirs, theirs.match_id == m.Match.id)
+                    .where(mine.player_id == reader_id, theirs.player_id == player_id)
+                    .where(m.Match.finished)
+                    .group_by(preset, mine.seat, theirs.seat, m.Match.winner)
+                )
+            ).all()
+        tally = {"partners": {"matches": 0, "wins": 0}, "opponents": {"matches": 0, "wins": 0}}
+        for name, my_seat, their_seat, winner, count in rows:
+            rules = Ruleset.from_dict({"preset": name})  # house rules never change the sides
+            side = rules.team_of(my_seat)
+            kind = tally["partners" if rules.team_of(their_seat) == side else "opponents"]
+            kind["matches"] += count
+            kind["wins"] += count if winner == side else 0
+        return {"matches": sum(k["matches"] for k in tally.values()), **tally}
 
     async def match(self, match_id: str, reader: str | None) -> dict[str, Any] | None:
         """A match with its scoresheet and the finished deals' results (None: no such match

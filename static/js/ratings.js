@@ -159,6 +159,25 @@ function chart(history, boxWidth) {
   return h("figure", { class: "chart" }, svg, legend);
 }
 
+/** On another's profile, the finished matches the reader played with them: how many, and how
+ * many the reader's side won as their partner and as their opponent ("—": never so). */
+function withYou({ matches, partners, opponents }) {
+  const won = (kind) => (kind.matches ? t("won_of", { won: kind.wins, played: kind.matches }) : "—");
+  const stat = (id, label, value) => h("div", {}, h("dt", { text: label }), h("dd", { id, text: value }));
+  return h(
+    "section",
+    { class: "with-you", id: "with-you" },
+    h("h3", { text: t("with_you_title") }),
+    h(
+      "dl",
+      { class: "stats" },
+      stat("with-you-matches", t("with_you_matches"), String(matches)),
+      stat("with-you-partners", t("with_you_partners"), won(partners)),
+      stat("with-you-opponents", t("with_you_opponents"), won(opponents)),
+    ),
+  );
+}
+
 export function showProfile(app, playerId) {
   const box = h("section", { class: "panel wide", id: "profile", dataset: { player: playerId } }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
@@ -179,6 +198,7 @@ export function showProfile(app, playerId) {
       );
       // Another's profile: the way to ask them to be friends (friends.js).
       if (player && player.id !== playerId) box.querySelector("#profile-name").after(h("p", { class: "profile-friend" }, friendButton({ id: playerId, name: profile.name })));
+      if (profile.with_you && profile.with_you.matches) box.append(withYou(profile.with_you));
       if (profile.ratings.length) {
         box.append(
           h(

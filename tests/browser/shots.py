@@ -18,6 +18,7 @@ play, their scoresheet after a deal and the replay of that deal:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,7 @@ from typing import Any
 
 from app import admin
 from app.settings import Settings
+from tests.api.test_together import played
 from tests.browser import ui
 from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, ThreadedServer
 from tests.browser.test_friends import friends_seen_long_ago
@@ -180,7 +182,8 @@ def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> N
 def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
     """Friends: the lobby's panel with an invitation, a request, a friend online at a public
     table, two last seen long ago and one asked; then "Invite a friend" at the player's own
-    table, and the invitation above other pages (the history, a table being played)."""
+    table, the invitation above other pages (the history, a table being played), and a
+    friend's profile with the matches played together."""
     context, page = open_page(browser, server.url, lang, device)
     tag = f"{lang}-{device}"
     ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
@@ -232,6 +235,16 @@ def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> 
     ui.wait_next(page)
     page.wait_for_selector("#invitations li.invitation")
     shoot(page, out, f"invitation-table-{tag}")
+    matches = [
+        ("bulgarian", {me: 0, bob["id"]: 2}, 0),
+        ("bulgarian", {me: 0, bob["id"]: 1}, 1),
+        ("bulgarian2", {me: 0, bob["id"]: 1}, 0),
+    ]
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, played(server.settings, private, matches)).result(timeout=60)
+    page.goto(f"/#/p/{bob['id']}")
+    page.wait_for_selector("#with-you")
+    shoot(page, out, f"profile-with-you-{tag}", full=True)
     context.close()
 
 

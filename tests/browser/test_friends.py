@@ -2,7 +2,7 @@
 accepted in the lobby's "Friends" panel, which then says where the friend plays (a private
 table without its code) and whether they are online or when they were last seen; invited from a
 table's "Invite a friend", the invitation leads the friend there, and reaches them on whatever
-page they are; and a profile offers "Add friend"."""
+page they are; and a profile offers "Add friend" and says how one fared with that player."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from tests.api.test_together import played
 from tests.browser import ui
 from tests.browser.test_remove import seated_guest
 from tests.conftest import Server
@@ -212,3 +213,30 @@ def test_a_french_reader_reads_online_and_seen_in_french(
     rows.nth(2).wait_for()
     assert rows.nth(1).locator(".presence").inner_text() == "vu il y a 3 heures"
     assert rows.nth(2).locator(".presence").inner_text().startswith("vu le ")
+
+
+def test_a_profile_says_how_one_fared_with_that_player(new_page: Any, live_server: Server) -> None:
+    ann, bob = new_page(locale="fr-FR"), new_page()
+    ui.set_name(ann, "Ann")
+    ui.set_name(bob, "Bob")
+    ann_id, bob_id = ui.player_id(ann), ui.player_id(bob)
+    code = ui.create_room(ann)
+    matches = [
+        ("bulgarian", {ann_id: 0, bob_id: 2}, 0),  # partners, won
+        ("bulgarian", {ann_id: 0, bob_id: 1}, 1),  # opponents, lost
+        ("bulgarian2", {ann_id: 0, bob_id: 1}, 0),  # opponents, won
+    ]
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, played(live_server.settings, code, matches)).result(timeout=60)
+    ann.goto(f"/#/p/{bob_id}")
+    ann.wait_for_selector("#with-you")
+    assert ann.inner_text("#with-you h3") == "Avec vous"
+    assert ann.inner_text("#with-you-matches") == "3"
+    assert ann.inner_text("#with-you-partners") == "1 sur 1"
+    assert ann.inner_text("#with-you-opponents") == "1 sur 2"
+    bob.goto(f"/#/p/{ann_id}")
+    bob.wait_for_selector("#with-you")
+    assert bob.inner_text("#with-you-opponents") == "1 of 2"
+    bob.goto(f"/#/p/{bob_id}")
+    bob.wait_for_selector("#profile-name")
+    assert bob.query_selector("#with-you") is None  # not on one's own
