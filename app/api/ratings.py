@@ -27,11 +27,15 @@ async def leaderboard(preset: str, services: ServicesDep) -> list[dict[str, Any]
 async def profile(player_id: PlayerId, reader: ReaderDep, services: ServicesDep) -> dict[str, Any]:
     """A player's ratings, rating history, matches played and win rate; with your token, on
     another's profile, `with_you`: the finished matches you played together, as partners and
-    as opponents, and how many your side won (null without a token or on your own)."""
+    as opponents, and how many your side won; and `friendship`: `friends`, `asked` (by you),
+    `asking` (you) or null (both null without a token or on your own profile)."""
     found = await services.ratings.profile(player_id)
     if found is None:
         raise RoomError("unknown_player", f"No player has the id {player_id!r}.")
-    together = None
-    if reader is not None and reader != player_id:
-        together = await services.history.together(reader, player_id)
-    return {**found, "with_you": together}
+    if reader is None or reader == player_id:
+        return {**found, "with_you": None, "friendship": None}
+    return {
+        **found,
+        "with_you": await services.history.together(reader, player_id),
+        "friendship": await services.friends.between(reader, player_id),
+    }

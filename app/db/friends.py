@@ -153,6 +153,27 @@ class Friends:
             )
             return False
 
+    async def between(self, player_id: str, other_id: str) -> str | None:
+        """Where the player stands with the other: ``friends``, ``asked`` (the player asked,
+        no answer yet), ``asking`` (the other asked the player; not from one the player
+        muted, as in ``of``), or None."""
+        async with self._sessions() as session:
+            rows = (
+                await session.execute(
+                    select(
+                        m.Friendship.asker_id, m.Friendship.asked_id, m.Friendship.accepted_at
+                    ).where(_between(player_id, other_id))
+                )
+            ).all()
+            if other_id in _friends_in(player_id, rows):
+                return "friends"
+            if any(asker == player_id for asker, _, _ in rows):
+                return "asked"
+            if not rows:
+                return None
+            muted = await session.get(m.Mute, (player_id, other_id))
+        return None if muted is not None else "asking"
+
     async def drop(self, player_id: str, other_id: str) -> None:
         """Drop a friend, withdraw a request or decline one: nothing stays between the two."""
         async with self._sessions.begin() as session:

@@ -12,17 +12,40 @@ import { showError, toast } from "./ui.js";
 
 const path = (id) => `/api/players/me/friends/${encodeURIComponent(id)}`;
 
-/** Ask `person` ({id, name}) to be friends (or accept their request), and say which. */
+/** Ask `person` ({id, name}) to be friends (or accept their request), and say which: true
+ * when they are friends now, false when asked, null when refused (and shown). */
 export async function askFriend(person) {
   try {
     const answer = await api("PUT", path(person.id));
     toast(t(answer.friends ? "friend_now" : "friend_asked", { name: person.name }));
     window.dispatchEvent(new Event("belote:friends"));
-    return true;
+    return answer.friends;
   } catch (error) {
     showError(error);
-    return false;
+    return null;
   }
+}
+
+/** On another's profile, where the reader stands with `person` ({id, name}) as the profile
+ * says (`friendship`): a friend, asked, asking the reader (Accept), or "Add friend"; an answer
+ * to the button redraws it. */
+export function profileFriend(person, friendship) {
+  const box = h("p", { class: "profile-friend", id: "profile-friend", dataset: { friendship: friendship || "none" } });
+  const draw = (state) => {
+    box.dataset.friendship = state || "none";
+    if (state === "friends") replace(box, h("span", { class: "friend-yours", text: t("friend_yours") }));
+    else if (state === "asked") replace(box, h("span", { class: "muted", text: t("friend_asked_short") }));
+    else {
+      const label = state === "asking" ? t("friend_accept") : t("friend_add");
+      const attrs = { class: state === "asking" ? "primary add-friend" : "link add-friend", dataset: { player: person.id }, "aria-label": t(state === "asking" ? "friend_accept_label" : "friend_add_label", { name: person.name }) };
+      replace(box, act(label, attrs, async () => {
+        const now = await askFriend(person);
+        if (now !== null) draw(now ? "friends" : "asked");
+      }));
+    }
+  };
+  draw(friendship);
+  return box;
 }
 
 /** "Add friend" for `person` ({id, name}), as a link-like button. */

@@ -2,7 +2,7 @@
 // rating history drawn as a chart, ratings per game, matches and win rate.
 import { get } from "./api.js";
 import { clear, h } from "./dom.js";
-import { friendButton } from "./friends.js";
+import { profileFriend } from "./friends.js";
 import { getPlayer } from "./identity.js";
 import { labelled, t } from "./i18n.js";
 import { failureText, pageTokenRefused } from "./ui.js";
@@ -197,7 +197,7 @@ export function showProfile(app, playerId) {
         ),
       );
       // Another's profile: the way to ask them to be friends (friends.js).
-      if (player && player.id !== playerId) box.querySelector("#profile-name").after(h("p", { class: "profile-friend" }, friendButton({ id: playerId, name: profile.name })));
+      if (player && player.id !== playerId) box.querySelector("#profile-name").after(profileFriend({ id: playerId, name: profile.name }, profile.friendship));
       if (profile.with_you && profile.with_you.matches) box.append(withYou(profile.with_you));
       if (profile.ratings.length) {
         box.append(

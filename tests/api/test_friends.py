@@ -129,6 +129,32 @@ async def test_a_request_from_a_muted_player_is_not_shown(http: httpx.AsyncClien
     assert await ask(http, pest, ann) is False
     assert (await listing(http, ann))["asking"] == []
     assert names((await listing(http, pest))["asked"]) == ["Ann"]  # unanswered, as any
+    assert await standing(http, ann, pest) is None  # nor on the profile
+    assert await standing(http, pest, ann) == "asked"
+
+
+async def standing(http: httpx.AsyncClient, reader: Guest | None, of: Guest) -> str | None:
+    """Where ``reader`` stands with ``of``, as ``of``'s profile tells the reader."""
+    headers = None if reader is None else reader.auth
+    answer = await http.get(f"/api/players/{of.id}/profile", headers=headers)
+    assert answer.status_code == 200, answer.text
+    found: str | None = answer.json()["friendship"]
+    return found
+
+
+async def test_a_profile_says_where_the_reader_stands_with_the_player(
+    http: httpx.AsyncClient,
+) -> None:
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    assert (await standing(http, ann, bob), await standing(http, bob, ann)) == (None, None)
+    assert await ask(http, ann, bob) is False
+    assert (await standing(http, ann, bob), await standing(http, bob, ann)) == ("asked", "asking")
+    assert await ask(http, bob, ann) is True
+    assert (await standing(http, ann, bob), await standing(http, bob, ann)) == ("friends",) * 2
+    assert await standing(http, None, bob) is None  # nobody's friend
+    assert await standing(http, bob, bob) is None  # one's own profile
+    assert (await http.delete(f"{FRIENDS}/{bob.id}", headers=ann.auth)).status_code == 204
+    assert (await standing(http, ann, bob), await standing(http, bob, ann)) == (None, None)
 
 
 async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:

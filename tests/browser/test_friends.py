@@ -84,6 +84,13 @@ def test_a_profile_offers_add_friend_and_the_friend_can_decline(new_page: Any) -
     ann.goto(f"/#/p/{bob_id}")
     ann.click(f".profile-friend .add-friend[data-player='{bob_id}']")
     ann.wait_for_selector(".toast:has-text('Vous avez demandé à Bob')")
+    said = ann.wait_for_selector("#profile-friend[data-friendship='asked']").inner_text()
+    assert said == "Demande d'ami envoyée : pas encore de réponse"
+    ann.reload()  # as the server says
+    ann.wait_for_selector("#profile-friend[data-friendship='asked']")
+    bob.goto(f"/#/p/{ui.player_id(ann)}")
+    accept = bob.wait_for_selector("#profile-friend[data-friendship='asking'] button")
+    assert accept.get_attribute("aria-label") == "Accept Ann as your friend"
     panel = open_lobby(ann)
     asked = ann.wait_for_selector(f"li.asked[data-player='{bob_id}']")
     assert asked.inner_text().startswith("Bob · demandé, pas encore de réponse")
@@ -170,6 +177,8 @@ def test_friends_online_or_last_seen_and_invitations_on_every_page(
     # A friend's name opens their profile.
     guest.click(f"li.friend[data-player='{host_id}'] a.friend-profile")
     assert guest.wait_for_selector("#profile-name").inner_text() == "Host"
+    yours = guest.wait_for_selector("#profile-friend[data-friendship='friends']")
+    assert yours.inner_text() == "Your friend"  # (a tick before it, drawn by the style)
 
     # The host invites the guest to another table; the guest is reading their history.
     guest.goto("/#/history")
@@ -228,7 +237,12 @@ def test_a_profile_says_how_one_fared_with_that_player(new_page: Any, live_serve
     ]
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, played(live_server.settings, code, matches)).result(timeout=60)
+    bob.goto(f"/#/p/{ann_id}")
+    bob.click(".profile-friend .add-friend")  # Bob asks from Ann's profile ...
+    bob.wait_for_selector("#profile-friend[data-friendship='asked']")
     ann.goto(f"/#/p/{bob_id}")
+    ann.click("#profile-friend[data-friendship='asking'] button")  # ... Ann accepts from his
+    ann.wait_for_selector("#profile-friend[data-friendship='friends']")
     ann.wait_for_selector("#with-you")
     assert ann.inner_text("#with-you h3") == "Avec vous"
     assert ann.inner_text("#with-you-matches") == "3"
