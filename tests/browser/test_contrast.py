@@ -555,7 +555,8 @@ def test_the_friends_panel_and_the_invitations_bar_have_enough_contrast(
     new_page: Any, live_server: Server, viewport: dict[str, int], locale: str
 ) -> None:
     """The lobby's Friends panel with a friend online, two last seen, a request and an
-    invitation; and that invitation above another page (tests/browser/test_friends.py)."""
+    invitation; that invitation above another page; and a friend's profile
+    (tests/browser/test_friends.py)."""
     host, guest = seated_guest(new_page, viewport=viewport, locale=locale)
     befriend(host, guest)
     guest.wait_for_selector("#friends .presence.online", timeout=20_000)
@@ -581,4 +582,7 @@ def test_the_friends_panel_and_the_invitations_bar_have_enough_contrast(
     guest.wait_for_selector("#friends li.friend:nth-child(3) .presence")
     guest.wait_for_selector("#my-rooms-list")  # drawn above the panel: the panel moves
     populated(guest, found, "the friends panel", "presence", "online", "friend-idle")
-    assert found == {"the invitations bar": [], "the friends panel": []}
+    guest.click("#friends li.friend a.friend-profile")
+    guest.wait_for_selector("#profile-friend[data-friendship='friends']")
+    populated(guest, found, "a friend's profile", "friend-yours")
+    assert found == {"the invitations bar": [], "the friends panel": [], "a friend's profile": []}
