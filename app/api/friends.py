@@ -55,6 +55,13 @@ class InvitationOut(BaseModel):
     at: datetime
 
 
+class PlayWithOut(BaseModel):
+    friend: PersonOut
+    preset: str
+    rated: bool
+    at: datetime = Field(description="When they asked.")
+
+
 class FriendsOut(BaseModel):
     friends: list[FriendOut] = Field(description="Your friends: those online first, by name.")
     asked: list[PersonOut] = Field(description="Those you asked, who have not answered yet.")
@@ -65,11 +72,20 @@ class FriendsOut(BaseModel):
         description="Your friends' invitations to their tables, the newest first (an hour "
         "long, and only while the table waits or plays and you do not sit at it)."
     )
+    play_with: list[PlayWithOut] = Field(
+        description="Friends waiting in quick play to be seated with you as partners: "
+        "`POST /api/quickplay` with the same preset and rated-ness and `partner` their id "
+        "answers them. The newest first; not from friends you muted."
+    )
 
 
 class InvitationsOut(BaseModel):
     invitations: list[InvitationOut] = Field(
         description="Your friends' invitations to their tables, as in `GET "
+        "/api/players/me/friends`."
+    )
+    play_with: list[PlayWithOut] = Field(
+        description="Friends asking to play quick play with you, as in `GET "
         "/api/players/me/friends`."
     )
 
@@ -103,13 +119,18 @@ async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
         asked=[PersonOut(id=p.id, name=p.name) for p in listed.asked],
         asking=[PersonOut(id=p.id, name=p.name) for p in listed.asking],
         invitations=await _invitations(services, player.id),
+        play_with=await _play_with(services, player.id),
     )
 
 
 @router.get("/api/players/me/invitations", response_model=InvitationsOut)
 async def invitations(player: PlayerDep, services: ServicesDep) -> InvitationsOut:
-    """Your invitations alone: what a page other than the lobby asks every few seconds."""
-    return InvitationsOut(invitations=await _invitations(services, player.id))
+    """Your invitations and asks to play together alone: what a page other than the lobby
+    asks every few seconds."""
+    return InvitationsOut(
+        invitations=await _invitations(services, player.id),
+        play_with=await _play_with(services, player.id),
+    )
 
 
 async def _invitations(services: ServicesDep, player_id: str) -> list[InvitationOut]:
@@ -122,6 +143,21 @@ async def _invitations(services: ServicesDep, player_id: str) -> list[Invitation
             at=i.at,
         )
         for i in await services.friends.invitations(player_id)
+    ]
+
+
+async def _play_with(services: ServicesDep, player_id: str) -> list[PlayWithOut]:
+    asks = await services.quickplay.asking(player_id)
+    heard = await services.friends.heard(player_id, {t.player_id for t in asks}) if asks else set()
+    return [
+        PlayWithOut(
+            friend=PersonOut(id=t.player_id, name=t.name),
+            preset=t.preset,
+            rated=t.rated,
+            at=t.created_at,
+        )
+        for t in asks
+        if t.player_id in heard
     ]
 
 

@@ -153,6 +153,22 @@ class Friends:
             )
             return False
 
+    async def heard(self, player_id: str, others: set[str]) -> set[str]:
+        """Which of ``others`` are the player's friends and not muted by the player: those
+        whose asks (to play together) the player is shown."""
+        async with self._sessions() as session:
+            friends = await friends_among(session, player_id, others)
+            if not friends:
+                return set()
+            muted = set(
+                await session.scalars(
+                    select(m.Mute.muted_id).where(
+                        m.Mute.muter_id == player_id, m.Mute.muted_id.in_(friends)
+                    )
+                )
+            )
+        return friends - muted
+
     async def between(self, player_id: str, other_id: str) -> str | None:
         """Where the player stands with the other: ``friends``, ``asked`` (the player asked,
         no answer yet), ``asking`` (the other asked the player; not from one the player

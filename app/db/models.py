@@ -349,6 +349,10 @@ class QuickPlayTicket(Base):
     # given back after ``app.rooms.matchmaking.CLAIM_SECONDS``.
     claimed_at: Mapped[datetime | None]
     room_code: Mapped[str | None] = mapped_column(String(32))
+    partner_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    """A friend to be seated with as partners (``app.rooms.matchmaking``): the two are one
+    unit of the queue once each ticket names the other. Indexed: a player's page asks who is
+    waiting for them."""
 
 
 class NodeLease(Base):

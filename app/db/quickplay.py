@@ -28,6 +28,7 @@ def _ticket(row: m.QuickPlayTicket) -> Ticket:
         row.wait_seconds,
         row.created_at,
         row.room_code,
+        row.partner_id,
     )
 
 
@@ -55,6 +56,7 @@ class SqlQuickPlayQueue:
                 "claim": None,
                 "claimed_at": None,
                 "room_code": None,
+                "partner_id": ticket.partner_id,
             }
             statement = upsert(dialect, m.QuickPlayTicket).values(
                 player_id=ticket.player_id, **values
@@ -70,6 +72,25 @@ class SqlQuickPlayQueue:
             await session.execute(
                 delete(m.QuickPlayTicket).where(m.QuickPlayTicket.player_id == player_id)
             )
+
+    async def ticket(self, player_id: str) -> Ticket | None:
+        async with self._sessions() as session:
+            row = await session.get(m.QuickPlayTicket, player_id)
+            return None if row is None else _ticket(row)
+
+    async def naming(self, partner_id: str, seen_since: datetime) -> list[Ticket]:
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.QuickPlayTicket)
+                .where(
+                    m.QuickPlayTicket.partner_id == partner_id,
+                    m.QuickPlayTicket.seen_at >= seen_since,
+                    m.QuickPlayTicket.claim.is_(None),
+                    m.QuickPlayTicket.room_code.is_(None),
+                )
+                .order_by(m.QuickPlayTicket.created_at.desc(), m.QuickPlayTicket.player_id)
+            )
+            return [_ticket(r) for r in rows]
 
     async def seen(self, player_id: str, now: datetime) -> Ticket | None:
         async with self._sessions.begin() as session:

@@ -91,7 +91,13 @@ async def test_friends_ask_accept_see_each_other_s_tables_and_invite(
         f"/api/rooms/{private}/invitations", json={"player": cy.id}, headers=bob.auth
     )
     assert code_of(answer) == (403, "not_friends")
-    assert await listing(http, cy) == {"friends": [], "asked": [], "asking": [], "invitations": []}
+    assert await listing(http, cy) == {
+        "friends": [],
+        "asked": [],
+        "asking": [],
+        "invitations": [],
+        "play_with": [],
+    }
 
     # Once she sits there the invitation is not shown; put away, it is gone.
     assert (await http.put(f"/api/rooms/{private}/seats/2", headers=ann.auth)).is_success
@@ -110,7 +116,13 @@ async def test_friends_ask_accept_see_each_other_s_tables_and_invite(
     )
     assert answer.status_code == 204
     assert (await http.delete(f"{FRIENDS}/{bob.id}", headers=ann.auth)).status_code == 204
-    assert await listing(http, ann) == {"friends": [], "asked": [], "asking": [], "invitations": []}
+    assert await listing(http, ann) == {
+        "friends": [],
+        "asked": [],
+        "asking": [],
+        "invitations": [],
+        "play_with": [],
+    }
     assert (await listing(http, bob))["friends"] == []
     assert (await http.delete(f"{FRIENDS}/{bob.id}", headers=ann.auth)).status_code == 204
 
@@ -181,8 +193,20 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         assert answer.status_code in (204, 403, 422), bad
         if bad.get("player") != bob.id:
             assert code_of(answer) == (422, "bad_request"), bad
-    assert await listing(http, ann) == {"friends": [], "asked": [], "asking": [], "invitations": []}
-    assert await listing(http, bob) == {"friends": [], "asked": [], "asking": [], "invitations": []}
+    assert await listing(http, ann) == {
+        "friends": [],
+        "asked": [],
+        "asking": [],
+        "invitations": [],
+        "play_with": [],
+    }
+    assert await listing(http, bob) == {
+        "friends": [],
+        "asked": [],
+        "asking": [],
+        "invitations": [],
+        "play_with": [],
+    }
 
 
 async def test_a_suspended_player_neither_asks_nor_invites(

@@ -183,10 +183,14 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
     assert answer.status_code == 204
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)
     assert alone.status_code == 200
-    assert alone.json() == {"invitations": (await listing(http, ann))["invitations"]}
+    assert alone.json() == {
+        "invitations": (await listing(http, ann))["invitations"],
+        "play_with": [],
+    }
     assert [i["room"] for i in alone.json()["invitations"]] == [code]
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json() == {
-        "invitations": []
+        "invitations": [],
+        "play_with": [],
     }
     answer = await http.get("/api/players/me/invitations")
     assert code_of(answer) == (401, "not_authenticated")
@@ -201,7 +205,8 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
     # Seated at it (the room loads for that), the invitation is not shown; up again, it is.
     assert (await http.put(f"/api/rooms/{code}/seats/2", headers=ann.auth)).is_success
     assert (await http.get("/api/players/me/invitations", headers=ann.auth)).json() == {
-        "invitations": []
+        "invitations": [],
+        "play_with": [],
     }
     assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)
