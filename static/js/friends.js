@@ -8,7 +8,7 @@
 import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { showError, toast } from "./ui.js";
+import { go, showError, toast } from "./ui.js";
 
 const path = (id) => `/api/players/me/friends/${encodeURIComponent(id)}`;
 
@@ -97,6 +97,46 @@ export function invitationItem(inv, gone) {
   );
 }
 
+const SET_ASIDE = "belote.playwith.hidden"; // asks put away on this device (this session)
+
+/** A friend's ask to play quick play as partners (`play_with`): "Play together" joins the
+ * queue with them (same game and rated-ness) and goes to the lobby, where "Play now" shows
+ * the wait; "×" puts the ask away on this device until they ask again. */
+export function playWithItem(ask, gone) {
+  const key = `${ask.friend.id}@${ask.at}`;
+  return h(
+    "li",
+    { class: "invitation play-with", dataset: { player: ask.friend.id } },
+    h("span", { class: "friend-name", text: t("play_with_asks", { name: ask.friend.name, game: t(`preset_${ask.preset}`) }) + (ask.rated ? ` · ${t("rated")}` : "") }),
+    h(
+      "span",
+      { class: "friend-actions" },
+      act(t("play_with_go"), { class: "primary play-with-go" }, async () => {
+        await post("/api/quickplay", { preset: ask.preset, rated: ask.rated, partner: ask.friend.id });
+        window.dispatchEvent(new Event("belote:friends")); // answered: asked no more
+        if (location.hash === "#/" || location.hash === "") window.dispatchEvent(new Event("belote:quickplay"));
+        else go("#/");
+      }),
+      act("×", { class: "invitation-dismiss", "aria-label": t("play_with_dismiss") }, async () => {
+        sessionStorage.setItem(SET_ASIDE, JSON.stringify([...setAside(), key].slice(-50)));
+        await gone();
+      }),
+    ),
+  );
+}
+
+/** The asks put away on this device. */
+function setAside() {
+  try {
+    return JSON.parse(sessionStorage.getItem(SET_ASIDE) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+/** Of `asks` (`play_with`), those not put away on this device. */
+export const playWithShown = (asks) => asks.filter((ask) => !setAside().includes(`${ask.friend.id}@${ask.at}`));
+
 /** Whether a friend is on the site: "online", or when they were last (a moment, hours or days
  * ago in the reader's words, a date beyond a week); nothing if the server never saw them. */
 function presence(friend) {
@@ -130,7 +170,7 @@ export function friendsPanel(refused) {
     if (left) return;
     // Drawn again only if something changed (or a minute passed, for "seen 5 minutes ago"): a
     // reader's focus on a button stays put through the panel's rounds.
-    const key = JSON.stringify([lang(), Math.floor(Date.now() / 60000), data]);
+    const key = JSON.stringify([lang(), Math.floor(Date.now() / 60000), data, setAside()]);
     if (key !== drawn) {
       drawn = key;
       draw(data);
@@ -138,8 +178,8 @@ export function friendsPanel(refused) {
     panel.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
   }
   const again = () => refresh();
-  function draw({ friends, asked, asking, invitations }) {
-    const invited = invitations.map((inv) => invitationItem(inv, refresh));
+  function draw({ friends, asked, asking, invitations, play_with: playWith }) {
+    const invited = [...playWithShown(playWith).map((ask) => playWithItem(ask, again)), ...invitations.map((inv) => invitationItem(inv, refresh))];
     const asks = asking.map((p) =>
       h(
         "li",
