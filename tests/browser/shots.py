@@ -182,8 +182,8 @@ def people(browser: Any, server: Server, out: Path, lang: str, device: str) -> N
 def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> None:
     """Friends: the lobby's panel with an invitation, a request, a friend online at a public
     table, two last seen long ago and one asked; then "Invite a friend" at the player's own
-    table, the invitation above other pages (the history, a table being played), and a
-    friend's profile with the matches played together."""
+    table, the invitation above other pages (the history, a table being played), a friend's
+    profile with the matches played together, and quick play with a friend."""
     context, page = open_page(browser, server.url, lang, device)
     tag = f"{lang}-{device}"
     ui.set_name(page, {"en": "Ann", "fr": "Amélie", "bg": "Иванa"}[lang])
@@ -245,6 +245,21 @@ def friends(browser: Any, server: Server, out: Path, lang: str, device: str) -> 
     page.goto(f"/#/p/{bob['id']}")
     page.wait_for_selector("#with-you")
     shoot(page, out, f"profile-with-you-{tag}", full=True)
+    # Quick play with a friend: choosing Bob, waiting for him; then Bob's own ask, above a page.
+    page.goto("/")
+    page.wait_for_selector(f"#qp-partner option[value='{bob['id']}']", state="attached")
+    page.select_option("#qp-partner", bob["id"])
+    page.locator("#quickplay").scroll_into_view_if_needed()
+    shoot(page, out, f"quickplay-partner-{tag}")
+    page.click("#play-now")
+    page.wait_for_selector("#quickplay[data-state=partner]")
+    page.locator("#quickplay").scroll_into_view_if_needed()
+    shoot(page, out, f"quickplay-partner-waiting-{tag}")
+    page.click("#play-cancel")
+    call("POST", "/api/quickplay", bob, {"preset": "french", "partner": me})
+    page.goto("/#/history")
+    page.wait_for_selector("#invitations li.play-with")
+    shoot(page, out, f"play-with-bar-{tag}")
     context.close()
 
 
