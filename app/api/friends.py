@@ -62,12 +62,7 @@ class PlayWithOut(BaseModel):
     at: datetime = Field(description="When they asked.")
 
 
-class FriendsOut(BaseModel):
-    friends: list[FriendOut] = Field(description="Your friends: those online first, by name.")
-    asked: list[PersonOut] = Field(description="Those you asked, who have not answered yet.")
-    asking: list[PersonOut] = Field(
-        description="Those who ask you: `PUT` accepts, `DELETE` declines."
-    )
+class InvitationsOut(BaseModel):
     invitations: list[InvitationOut] = Field(
         description="Your friends' invitations to their tables, the newest first (an hour "
         "long, and only while the table waits or plays and you do not sit at it)."
@@ -79,14 +74,11 @@ class FriendsOut(BaseModel):
     )
 
 
-class InvitationsOut(BaseModel):
-    invitations: list[InvitationOut] = Field(
-        description="Your friends' invitations to their tables, as in `GET "
-        "/api/players/me/friends`."
-    )
-    play_with: list[PlayWithOut] = Field(
-        description="Friends asking to play quick play with you, as in `GET "
-        "/api/players/me/friends`."
+class FriendsOut(InvitationsOut):
+    friends: list[FriendOut] = Field(description="Your friends: those online first, by name.")
+    asked: list[PersonOut] = Field(description="Those you asked, who have not answered yet.")
+    asking: list[PersonOut] = Field(
+        description="Those who ask you: `PUT` accepts, `DELETE` declines."
     )
 
 
@@ -118,8 +110,7 @@ async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
         friends=sorted(shown, key=lambda f: not f.online),  # stable: by name within each
         asked=[PersonOut(id=p.id, name=p.name) for p in listed.asked],
         asking=[PersonOut(id=p.id, name=p.name) for p in listed.asking],
-        invitations=await _invitations(services, player.id),
-        play_with=await _play_with(services, player.id),
+        **dict(await _invited(services, player.id)),
     )
 
 
@@ -127,9 +118,13 @@ async def friends(player: PlayerDep, services: ServicesDep) -> FriendsOut:
 async def invitations(player: PlayerDep, services: ServicesDep) -> InvitationsOut:
     """Your invitations and asks to play together alone: what a page other than the lobby
     asks every few seconds."""
+    return await _invited(services, player.id)
+
+
+async def _invited(services: ServicesDep, player_id: str) -> InvitationsOut:
     return InvitationsOut(
-        invitations=await _invitations(services, player.id),
-        play_with=await _play_with(services, player.id),
+        invitations=await _invitations(services, player_id),
+        play_with=await _play_with(services, player_id),
     )
 
 

@@ -23,6 +23,8 @@ from tests.api.test_suspension import eventually, hearing_news, suspension
 from tests.conftest import Guest, new_guest
 
 FRIENDS = "/api/players/me/friends"
+NOTHING = {"friends": [], "asked": [], "asking": [], "invitations": [], "play_with": []}
+"""A friends list with nothing in it."""
 
 
 async def listing(http: httpx.AsyncClient, who: Guest) -> dict[str, Any]:
@@ -45,6 +47,18 @@ async def room(http: httpx.AsyncClient, host: Guest, public: bool = False) -> st
     made = await http.post("/api/rooms", json={"public": public}, headers=host.auth)
     assert made.status_code in (200, 201), made.text
     return str(made.json()["room"]["code"])
+
+
+async def invited(http: httpx.AsyncClient) -> tuple[Guest, Guest, str]:
+    """Ann and Bob, friends, and the code of Bob's table, where he has invited Ann."""
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    assert await ask(http, ann, bob) is False and await ask(http, bob, ann) is True
+    code = await room(http, bob)
+    answer = await http.post(
+        f"/api/rooms/{code}/invitations", json={"player": ann.id}, headers=bob.auth
+    )
+    assert answer.status_code == 204, answer.text
+    return ann, bob, code
 
 
 async def test_friends_ask_accept_see_each_other_s_tables_and_invite(
@@ -91,13 +105,7 @@ async def test_friends_ask_accept_see_each_other_s_tables_and_invite(
         f"/api/rooms/{private}/invitations", json={"player": cy.id}, headers=bob.auth
     )
     assert code_of(answer) == (403, "not_friends")
-    assert await listing(http, cy) == {
-        "friends": [],
-        "asked": [],
-        "asking": [],
-        "invitations": [],
-        "play_with": [],
-    }
+    assert await listing(http, cy) == NOTHING
 
     # Once she sits there the invitation is not shown; put away, it is gone.
     assert (await http.put(f"/api/rooms/{private}/seats/2", headers=ann.auth)).is_success
@@ -116,13 +124,7 @@ async def test_friends_ask_accept_see_each_other_s_tables_and_invite(
     )
     assert answer.status_code == 204
     assert (await http.delete(f"{FRIENDS}/{bob.id}", headers=ann.auth)).status_code == 204
-    assert await listing(http, ann) == {
-        "friends": [],
-        "asked": [],
-        "asking": [],
-        "invitations": [],
-        "play_with": [],
-    }
+    assert await listing(http, ann) == NOTHING
     assert (await listing(http, bob))["friends"] == []
     assert (await http.delete(f"{FRIENDS}/{bob.id}", headers=ann.auth)).status_code == 204
 
@@ -193,20 +195,8 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         assert answer.status_code in (204, 403, 422), bad
         if bad.get("player") != bob.id:
             assert code_of(answer) == (422, "bad_request"), bad
-    assert await listing(http, ann) == {
-        "friends": [],
-        "asked": [],
-        "asking": [],
-        "invitations": [],
-        "play_with": [],
-    }
-    assert await listing(http, bob) == {
-        "friends": [],
-        "asked": [],
-        "asking": [],
-        "invitations": [],
-        "play_with": [],
-    }
+    assert await listing(http, ann) == NOTHING
+    assert await listing(http, bob) == NOTHING
 
 
 async def test_a_suspended_player_neither_asks_nor_invites(
@@ -252,13 +242,7 @@ async def test_requests_and_invitations_are_limited(
 async def test_erasure_takes_friendships_and_invitations(
     http: httpx.AsyncClient, settings: Settings
 ) -> None:
-    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
-    assert await ask(http, ann, bob) is False and await ask(http, bob, ann) is True
-    code = await room(http, bob)
-    answer = await http.post(
-        f"/api/rooms/{code}/invitations", json={"player": ann.id}, headers=bob.auth
-    )
-    assert answer.status_code == 204
+    ann, bob, code = await invited(http)
     exported = (await http.get("/api/players/me/export", headers=ann.auth)).json()
     assert [(f["asker"], f["asked"]) for f in exported["friendships"]] == [(ann.id, bob.id)]
     assert [(i["inviter"], i["table"]) for i in exported["invitations"]] == [(bob.id, code)]

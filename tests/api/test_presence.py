@@ -20,7 +20,7 @@ from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.presence import Presence, online_window
 from app.settings import Settings
-from tests.api.test_friends import ask, listing, room
+from tests.api.test_friends import ask, invited, listing, room
 from tests.api.test_ratings_quickplay import code_of
 from tests.api.test_suspension import eventually
 from tests.conftest import Guest, Server, fast_settings, new_guest, ws_client
@@ -174,13 +174,7 @@ async def test_an_erased_player_is_seen_no_more(
 
 
 async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) -> None:
-    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
-    assert await ask(http, ann, bob) is False and await ask(http, bob, ann) is True
-    code = await room(http, bob)
-    answer = await http.post(
-        f"/api/rooms/{code}/invitations", json={"player": ann.id}, headers=bob.auth
-    )
-    assert answer.status_code == 204
+    ann, bob, code = await invited(http)
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)
     assert alone.status_code == 200
     assert alone.json() == {

@@ -138,6 +138,27 @@ def friends_seen_long_ago(server: Server, player_id: str) -> None:
         pool.submit(asyncio.run, write()).result(timeout=60)
 
 
+def three_friends(
+    new_page: Any, live_server: Server, locale: str, online: str
+) -> tuple[Any, Any, Any]:
+    """The host and the guest (``locale``) of a table, friends; the host said ``online`` in
+    the guest's Friends panel; then two more friends of the guest's, last seen long ago; the
+    guest's lobby drawn afresh, and its three friends' rows."""
+    host, guest = seated_guest(new_page, locale=locale)
+    befriend(host, guest)
+    # The host's table holds its socket open: online, within the node's rounds
+    # (BELOTE_PRESENCE_SECONDS) and the panel's next reading.
+    said = guest.wait_for_selector(
+        f"li.friend[data-player='{ui.player_id(host)}'] .presence.online", timeout=20_000
+    )
+    assert said.inner_text() == online
+    friends_seen_long_ago(live_server, ui.player_id(guest))
+    open_lobby(guest)
+    rows = guest.locator("#friends li.friend")
+    rows.nth(2).wait_for()
+    return host, guest, rows
+
+
 def kept_through_a_round(page: Any, button: Any, box: str, event: str) -> None:
     """Focus ``button``, make ``box`` read the server again (``event``), and check that the
     button is still the one in the page, with the focus."""
@@ -153,19 +174,8 @@ def kept_through_a_round(page: Any, button: Any, box: str, event: str) -> None:
 def test_friends_online_or_last_seen_and_invitations_on_every_page(
     new_page: Any, live_server: Server
 ) -> None:
-    host, guest = seated_guest(new_page)
-    befriend(host, guest)
+    host, guest, rows = three_friends(new_page, live_server, "en-US", "online")
     host_id = ui.player_id(host)
-    # The host's table holds its socket open: online, at the top, within the node's rounds
-    # (BELOTE_PRESENCE_SECONDS) and the panel's next reading.
-    online = guest.wait_for_selector(
-        f"li.friend[data-player='{host_id}'] .presence.online", timeout=20_000
-    )
-    assert online.inner_text() == "online"
-    friends_seen_long_ago(live_server, ui.player_id(guest))
-    open_lobby(guest)
-    rows = guest.locator("#friends li.friend")
-    rows.nth(2).wait_for()
     assert rows.nth(0).get_attribute("data-player") == host_id  # online first
     assert [rows.nth(i).locator("strong").inner_text() for i in (1, 2)] == ["Old", "Older"]
     assert rows.nth(1).locator(".presence").inner_text() == "seen 3 hours ago"
@@ -210,16 +220,7 @@ def test_friends_online_or_last_seen_and_invitations_on_every_page(
 def test_a_french_reader_reads_online_and_seen_in_french(
     new_page: Any, live_server: Server
 ) -> None:
-    host, guest = seated_guest(new_page, locale="fr-FR")
-    befriend(host, guest)
-    online = guest.wait_for_selector(
-        f"li.friend[data-player='{ui.player_id(host)}'] .presence.online", timeout=20_000
-    )
-    assert online.inner_text() == "en ligne"
-    friends_seen_long_ago(live_server, ui.player_id(guest))
-    open_lobby(guest)
-    rows = guest.locator("#friends li.friend")
-    rows.nth(2).wait_for()
+    _, _, rows = three_friends(new_page, live_server, "fr-FR", "en ligne")
     assert rows.nth(1).locator(".presence").inner_text() == "vu il y a 3 heures"
     assert rows.nth(2).locator(".presence").inner_text().startswith("vu le ")
 
