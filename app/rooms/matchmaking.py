@@ -83,10 +83,11 @@ class _Unit:
         return [t.player_id for t in self.tickets]
 
 
-def _units(waiting: Sequence[Ticket], apart: Collection[frozenset[str]] = ()) -> list[_Unit]:
+def _units(waiting: Sequence[Ticket]) -> list[_Unit]:
     """The queue as units, the longest complete first: each player alone, each two who named
-    each other as partners together (unless one muted the other since: ``apart``); a ticket
-    whose partner has not asked back is left out (it waits for them)."""
+    each other as partners together; a ticket whose partner has not asked back is left out
+    (it waits for them). Two who named each other chose each other, so a mute between them
+    (which keeps quick play from choosing them for each other) does not part them."""
     by_id = {t.player_id: t for t in waiting}
     units: list[_Unit] = []
     placed: set[str] = set()
@@ -98,8 +99,7 @@ def _units(waiting: Sequence[Ticket], apart: Collection[frozenset[str]] = ()) ->
             placed.add(ticket.player_id)
             continue
         mate = by_id.get(ticket.partner_id)
-        pair = frozenset((ticket.player_id, ticket.partner_id))
-        if mate is not None and mate.partner_id == ticket.player_id and pair not in apart:
+        if mate is not None and mate.partner_id == ticket.player_id:
             units.append(_Unit((ticket, mate)))
             placed.update((ticket.player_id, mate.player_id))
     return sorted(units, key=lambda u: (u.since, u.ids()))
@@ -168,7 +168,7 @@ def pick_table(
     formed as soon as one exists; once a unit has waited as long as it chose (a pair: the
     shorter of its two waits), it gets whoever is there and bots for the other seats.
     """
-    units = _units(waiting, apart)
+    units = _units(waiting)
     for anchor in units:
         waited = anchor.waited(now)
         window = NEAR + WIDEN_PER_SECOND * waited
