@@ -83,3 +83,9 @@ def test_an_ask_put_away_stays_away_until_asked_again(new_page: Any) -> None:
     ask_bob()  # a new ask is shown again
     bob.goto("/#/history")
     bob.wait_for_selector(item)
+    # Answered from the lobby's Friends panel, the wait shows in "Play now" at once.
+    bob.goto("/#/")
+    bob.click(f"#friends li.play-with[data-player='{ann_id}'] .play-with-go")
+    status = bob.wait_for_selector("#quickplay[data-state=waiting] #qp-status")
+    assert "With Host as your partner" in status.inner_text()
+    bob.wait_for_selector("#friends li.play-with", state="detached")  # answered
