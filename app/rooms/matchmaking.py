@@ -378,13 +378,15 @@ def _status(ticket: Ticket, partner: Ticket | None, now: datetime) -> dict[str, 
         and partner.partner_id == ticket.player_id
         and (partner.preset, partner.rated) == (ticket.preset, ticket.rated)
     )
+    # A pair waits as one, from the second one's request, as long as the shorter wait.
+    unit = _Unit((ticket, partner) if ready and partner is not None else (ticket,))
     return {
         "state": "waiting" if ticket.room_code is None else "seated",
         "room": ticket.room_code,
         "preset": ticket.preset,
         "rated": ticket.rated,
-        "wait_seconds": ticket.wait_seconds,
-        "waited": round(max(0.0, ticket.waited(now)), 1),
+        "wait_seconds": unit.wait_seconds,
+        "waited": round(max(0.0, unit.waited(now)), 1),
         "partner": None
         if ticket.partner_id is None
         else {"id": ticket.partner_id, "name": None if partner is None else partner.name},

@@ -91,3 +91,18 @@ async def test_an_ask_from_a_friend_one_muted_is_not_shown(http: httpx.AsyncClie
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json()[
         "play_with"
     ] == []
+
+
+async def test_a_pair_waits_as_one_as_long_as_the_shorter_wait(http: httpx.AsyncClient) -> None:
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    assert await ask(http, ann, bob) is False and await ask(http, bob, ann) is True
+    asked = {"preset": "bulgarian", "wait_seconds": 120, "partner": bob.id}
+    assert (await http.post(QP, json=asked, headers=ann.auth)).json()["wait_seconds"] == 120
+    answer = await http.post(
+        QP, json={"preset": "bulgarian", "wait_seconds": 45, "partner": ann.id}, headers=bob.auth
+    )
+    assert answer.status_code == 200, answer.text
+    for who in (ann, bob):
+        now = await status(http, who)
+        # Ann's own ask said 120 s: the pair waits Bob's shorter 45 (from his answer on).
+        assert (now["state"], now["partner_ready"], now["wait_seconds"]) == ("waiting", True, 45)
