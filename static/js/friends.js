@@ -2,9 +2,11 @@
 // other plays. The lobby's "Friends" panel (`friendsPanel`) shows a friend's invitations to
 // their table, the requests either way, and each friend with the tables they sit at (a public
 // one to open; a private one only said); it asks the server again every few seconds. "Add
-// friend" (`friendButton`) sits beside each person in the table's chat box and on a profile;
-// "Invite a friend" (`inviteFriends`) at a table sends them its code. Each friend is said to be
-// online, or when they were last on the site.
+// friend" (`friendButton`) sits beside each person in the table's chat box, and a profile says
+// where the reader stands with its player (`profileFriend`); "Invite a friend" (`inviteFriends`)
+// at a table sends them its code. Each friend is said to be online, or when they were last on
+// the site. An invitation's line (`invitationItem`) and a friend's ask to play quick play as
+// partners (`playWithItem`) are shown here and above the other pages (invitations.js).
 import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
