@@ -88,4 +88,8 @@ async def test_the_matches_played_together_as_partners_and_as_opponents(
         "opponents": {"matches": 0, "wins": 0},
     }
     assert await with_you(bob.id) is None  # nobody to have played with
+    # A token sent must be known, as on every call that reads one (docs/protocol.md §7.1).
+    stale = {"Authorization": "Bearer nope"}
+    answer = await http.get(f"/api/players/{bob.id}/profile", headers=stale)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (401, "bad_token")
     assert await with_you(ann.id, ann.auth) is None  # one's own profile
