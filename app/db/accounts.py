@@ -309,6 +309,8 @@ class Accounts:
                 m.QuickPlayTicket,
             ):
                 await session.execute(delete(table).where(table.player_id == player_id))
+            stats = m.PlayStats.__table__
+            await session.execute(delete(stats).where(stats.c.player_id == player_id))
             await session.execute(  # made by them, or about them (their words as evidence)
                 delete(m.Report).where(
                     (m.Report.reporter_id == player_id) | (m.Report.reported_id == player_id)

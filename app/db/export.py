@@ -2,8 +2,9 @@
 portability): ``GET /api/players/me/export`` answers it as one JSON document.
 
 What is theirs goes in whole: their identity, account and signed-in devices (labels and
-dates, never a token's hash), ratings and their history, the matches they sat in (each
-match's full record is at ``GET /api/matches/{id}/record``), the tables they host or sit at,
+dates, never a token's hash), ratings and their history, their statistics per game, the
+matches they sat in (each match's full record is at ``GET /api/matches/{id}/record``), the
+tables they host or sit at,
 their chat lines, the reports they made (without the evidence, which is the reported player's
 words), their mutes, their friendships and friend requests either way, the invitations
 made to them, a quick-play request, the operator's suspension with their appeal, and
@@ -23,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
 from app.rooms import phrases
+from app.rules import TALLY_COUNTERS
 
 
 def _when(value: datetime | None) -> str | None:
@@ -44,6 +46,7 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
     player = await session.get(m.Player, player_id)
     assert player is not None  # a token's player
     account = await session.get(m.Account, player_id)
+    stats = m.PlayStats.__table__
     ticket = await _rows(
         session,
         select(
@@ -93,6 +96,13 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .where(m.RatingChange.player_id == player_id)
             .order_by(m.RatingChange.at),
             ("match_id", "preset", "won", "before", "after", "at"),
+        ),
+        "play": await _rows(
+            session,
+            select(stats.c.preset, *(stats.c[name] for name in TALLY_COUNTERS))
+            .where(stats.c.player_id == player_id)
+            .order_by(stats.c.preset),
+            ("preset", *TALLY_COUNTERS),
         ),
         "matches": await _matches(session, player_id),
         "tables": await _rows(

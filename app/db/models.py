@@ -13,11 +13,14 @@ from typing import Any, ClassVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Column,
     Computed,
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     String,
+    Table,
     Text,
     TypeDecorator,
     UniqueConstraint,
@@ -26,6 +29,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.rules import TALLY_COUNTERS
 
 
 def utcnow() -> datetime:
@@ -324,6 +329,24 @@ class RatingChange(Base):
     before: Mapped[float]
     after: Mapped[float]
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PlayStats(Base):
+    """A player's counts in one preset over every deal they finished (``app.rules.tally``):
+    contracts bid and how they ended, contracts defended, contras, capots, belotes and
+    declarations, for their profile. The store adds a deal's counts in the transaction that
+    stores its end (so a count is never lost nor made twice); migration 0030 counted the deals
+    stored before. One column per ``Tally`` counter."""
+
+    __table__ = Table(
+        "play_stats",
+        Base.metadata,
+        Column(
+            "player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+        ),
+        Column("preset", String(32), primary_key=True),
+        *(Column(name, Integer, nullable=False, server_default="0") for name in TALLY_COUNTERS),
+    )
 
 
 class QuickPlayTicket(Base):

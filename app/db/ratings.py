@@ -25,7 +25,7 @@ from sqlalchemy.orm import aliased
 
 from app.db import models as m
 from app.rooms.rating import START_MU, START_SIGMA, MatchSeatInfo, Skill, places, rate, rated_sides
-from app.rules import Ruleset
+from app.rules import TALLY_COUNTERS, Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -299,6 +299,12 @@ class Ratings:
                 )
             ).all()
             standing = await _standing(session, player_id) if account is not None else {}
+            stats = m.PlayStats.__table__
+            play = (
+                await session.execute(
+                    select(stats).where(stats.c.player_id == player_id).order_by(stats.c.preset)
+                )
+            ).all()
         per_preset: dict[str, dict[str, int]] = {}
         for name, seat, winner, count in played:
             ruleset = Ruleset.from_dict({"preset": name})  # house rules never change the sides
@@ -341,4 +347,8 @@ class Ratings:
                 for c in reversed(changes)
             ],
             "start": {"mu": START_MU, "sigma": START_SIGMA},
+            # Every finished deal's counts per preset (``app.rules.tally``).
+            "play": {
+                row.preset: {name: row._mapping[name] for name in TALLY_COUNTERS} for row in play
+            },
         }

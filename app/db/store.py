@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
@@ -33,6 +33,8 @@ from sqlalchemy import (
     CursorResult,
     Delete,
     Insert,
+    Integer,
+    String,
     Table,
     Text,
     and_,
@@ -52,7 +54,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
 from app.db import models as m
-from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions
+from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions, upsert
 from app.rooms.errors import LeaseLost
 from app.rooms.ports import (
     ActionTaken,
@@ -81,6 +83,7 @@ from app.rooms.ports import (
     TableVotes,
     VotesChanged,
 )
+from app.rules import TALLY_COUNTERS
 from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -97,6 +100,7 @@ MATCHES = _TABLES["matches"]
 MATCH_SEATS = _TABLES["match_seats"]
 DEALS = _TABLES["deals"]
 ACTIONS = _TABLES["actions"]
+PLAY_STATS = _TABLES["play_stats"]
 CHAT = _TABLES["chat_messages"]
 
 
@@ -303,11 +307,28 @@ class _Statements:
             .where(DEALS.c.id == bindparam("deal_id"))
             .values(finished=True, contract=bindparam("contract"), result=bindparam("result"))
         )
+        self.count_deal = raw(_count_deal(dialect.name))
         self.match_progress = raw(
             update(MATCHES)
             .where(MATCHES.c.id == bindparam("match_id"))
             .values(**_binds("scoresheet", "finished", "winner", "finished_at"))
         )
+
+
+def _count_deal(dialect: str) -> Insert:
+    """Add one person's counts from a deal to their statistics in its preset (``PlayStats``);
+    nothing for an erased player, whose profile is gone."""
+    counters = [bindparam(name, type_=Integer) for name in TALLY_COUNTERS]
+    row = select(
+        bindparam("player_id", type_=String), bindparam("preset", type_=String), *counters
+    ).where(PLAYERS.c.id == bindparam("player_id", type_=String), PLAYERS.c.erased_at.is_(None))
+    statement = upsert(dialect, PLAY_STATS).from_select(
+        ["player_id", "preset", *TALLY_COUNTERS], row
+    )
+    return statement.on_conflict_do_update(  # type: ignore[no-any-return]
+        index_elements=["player_id", "preset"],
+        set_={name: PLAY_STATS.c[name] + statement.excluded[name] for name in TALLY_COUNTERS},
+    )
 
 
 class Fence(Protocol):
@@ -814,6 +835,14 @@ class SqlStore:
                     contract=op.contract,
                     result=op.result,
                 )
+                if op.tallies:
+                    statements.count_deal.run(
+                        connection,
+                        [
+                            {"player_id": player, "preset": op.preset, **asdict(tally)}
+                            for player, tally in op.tallies
+                        ],
+                    )
             case MatchProgress():
                 statements.match_progress.one(
                     connection,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from app.rules import Action, SeatView
+from app.rules import Action, SeatView, Tally
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +212,10 @@ class DealFinished:
     number: int
     contract: str | None
     result: dict[str, Any]
+    preset: str = ""
+    tallies: tuple[tuple[str, Tally], ...] = ()
+    """What the deal adds to the statistics of each person who played the match (by player
+    id; bots have none), stored with the deal's end."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,12 +63,14 @@ from app.rules import (
     RuleError,
     Ruleset,
     SeatView,
+    Tally,
     action_from_dict,
     action_to_dict,
     apply,
     legal_actions,
     new_match,
     record_deal,
+    tally_deal,
     view,
 )
 from app.tasks import stop_task
@@ -880,6 +882,8 @@ class Room:
                 match.number,
                 contract if isinstance(contract, str) else None,
                 result_dict,
+                self.ruleset.preset,
+                _tallies(self.ruleset, match.seats, deal, result_dict),
             ),
             MatchProgress(match.match_id, sheet, after.finished, after.winner),
         ]
@@ -1737,6 +1741,20 @@ def _applied(deal: DealState, action: Action) -> DealState:
         return apply(deal, action)
     except RuleError as error:
         raise RoomError(error.code, error.message, error.rule) from error
+
+
+def _tallies(
+    ruleset: Ruleset, seats: Sequence[SeatRecord], deal: DealState, result: dict[str, Any]
+) -> tuple[tuple[str, Tally], ...]:
+    """Each person's counts from a finished deal, by who played the match's seats (a stand-in
+    bot's play counts for the person it stands in for, as the match does)."""
+    calls = [(bid.seat, bid.call.value) for bid in deal.auction.bids]
+    tallies = tally_deal(ruleset, calls, result)
+    return tuple(
+        (record.player_id, tallies[seat])
+        for seat, record in enumerate(seats)
+        if record.player_id is not None and not record.bot
+    )
 
 
 def _deal_outcome(number: int, result: dict[str, Any], after: MatchState) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from .records import (
 )
 from .ruleset import HOUSE_RULES, PRESETS, HouseRule, HouseRules, Ruleset, house_rules_for
 from .scoring import BELOTE_POINTS, LAST_TRICK, DealResult, scoring_declarations, settle_taken
+from .tally import TALLY_COUNTERS, Tally, record_calls, tally_deal
 from .view import AnnouncedView, SeatView, view, wire_view
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "PRESETS",
     "SUIT_MASK",
     "TABLES",
+    "TALLY_COUNTERS",
     "Action",
     "AnnouncedView",
     "BadRecord",
@@ -68,6 +70,7 @@ __all__ = [
     "SeatView",
     "Suit",
     "Table",
+    "Tally",
     "Trick",
     "WrongPhase",
     "action_from_dict",
@@ -86,11 +89,13 @@ __all__ = [
     "new_deal",
     "new_match",
     "playable",
+    "record_calls",
     "record_deal",
     "replay_deal",
     "replay_match",
     "scoring_declarations",
     "settle_taken",
+    "tally_deal",
     "view",
     "wire_view",
 ]

@@ -49,6 +49,7 @@ async def rated(settings: Settings, player_id: str, match_id: str) -> None:
     try:
         async with make_sessionmaker(engine).begin() as session:
             session.add(m.Rating(player_id=player_id, preset="bulgarian", mu=27, sigma=7))
+            session.add(m.PlayStats(player_id=player_id, preset="bulgarian", deals=3, bids=1))
             session.add(
                 m.RatingChange(
                     match_id=match_id,
@@ -104,6 +105,7 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     await rated(settings, zora.id, match_id)
     board = (await http.get("/api/ratings/bulgarian")).json()
     assert zora.id in str(board)
+    assert await count(settings, m.PlayStats, zora.id) == 1
 
     erased = await erase(http, zora)
     assert erased.status_code == 204, erased.text
@@ -130,7 +132,8 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     assert len(matches) == 1
     seats = {s["seat"]: s for s in matches[0]["seats"]}
     assert (seats[0]["player"], seats[0]["name"], seats[2]["name"]) == (zora.id, None, "Bob")
-    for table in (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.RatingChange, m.Seat):
+    tables = (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.RatingChange, m.Seat)
+    for table in (*tables, m.PlayStats):
         assert await count(settings, table, zora.id) == 0, table
     assert zora.id not in str((await http.get("/api/ratings/bulgarian")).json())
     kept_out = (await http.get(f"/api/rooms/{bobs}")).json()["room"]["removed"]

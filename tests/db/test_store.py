@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -89,10 +89,17 @@ async def host_and_bots_mid_deal(
     return room, inbox
 
 
-async def host_and_bots_finished(manager: RoomManager, preset: str = "bulgarian") -> Room:
-    """A room of the host and random bots in the preset's other seats, whose match to 1 point
-    the host played to its end with the first legal move each time."""
-    room = await host_and_bots(manager, preset, target=1, public=False)
+async def host_and_bots_finished(
+    manager: RoomManager,
+    preset: str = "bulgarian",
+    *,
+    target: int = 1,
+    choose: Callable[[list[Any]], Any] = lambda legal: legal[0],
+) -> Room:
+    """A room of the host and random bots in the preset's other seats, whose match to
+    ``target`` points (1: the first deal that is not void) the host played to its end,
+    ``choose`` picking each move among the legal ones (the first by default)."""
+    room = await host_and_bots(manager, preset, target=target, public=False)
     inbox = Inbox("host")
     await room.connect(inbox, None)
     await room.begin("host", fill_with_bots=False)
@@ -103,7 +110,7 @@ async def host_and_bots_finished(manager: RoomManager, preset: str = "bulgarian"
         return over or (bool(deal and deal["legal"]) and frame["v"] == room.game_version)
 
     while (frame := await inbox.wait(over_or_mine))["t"] != "room":
-        await room.act("host", None, room.version, frame["d"]["deal"]["legal"][0])
+        await room.act("host", None, room.version, choose(frame["d"]["deal"]["legal"]))
     return room
 
 
