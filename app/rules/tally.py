@@ -32,7 +32,7 @@ class Tally:
     inside: int = 0
     """Its contract failed (BG-23 "inside", FR-11 "dedans")."""
     hanging: int = 0
-    """Its contract tied and its points hang (BG-26, FR-12)."""
+    """Its contract tied and its points hang (BG-23, BG-26, FR-12)."""
     defended: int = 0
     """Another side's contract was played (the seat's side defended it)."""
     beaten: int = 0
@@ -42,12 +42,12 @@ class Tally:
     contras_won: int = 0
     """... and its side won the deal."""
     capots: int = 0
-    """Its side took every trick (valat, the French capot)."""
+    """Its side took every trick (valat, BG-22; the French capot, FR-9)."""
     capots_lost: int = 0
     belotes: int = 0
-    """Belotes the seat scored (BG-19, FR-8)."""
+    """Belotes the seat scored (BG-19, FR-7)."""
     declarations: int = 0
-    """Declarations the seat scored (tierce, quarte, quinte, carré; BG-16..BG-20, FR-8)."""
+    """Declarations the seat scored (sequences and carrés; BG-12..BG-20, FR-8)."""
     declaration_points: int = 0
 
 

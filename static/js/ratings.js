@@ -1,10 +1,11 @@
 // Ratings: the leaderboard of a game (#/ratings/PRESET) and a player's profile (#/p/ID) with the
-// rating history drawn as a chart, ratings per game, matches and win rate.
+// rating history drawn as a chart, ratings per game, matches and win rate, and their counts at
+// the table (contracts bid and defended, contras, valats, belotes, declarations).
 import { get } from "./api.js";
 import { clear, h } from "./dom.js";
 import { profileFriend } from "./friends.js";
 import { getPlayer } from "./identity.js";
-import { labelled, t } from "./i18n.js";
+import { labelled, lang, t } from "./i18n.js";
 import { failureText, pageTokenRefused } from "./ui.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
@@ -178,6 +179,61 @@ function withYou({ matches, partners, opponents }) {
   );
 }
 
+// The rows of "At the table" (the profile's `play`): each counter, and the one it is a share of,
+// shown beside it as a percent ("… made" of the contracts bid).
+const PLAY_ROWS = [
+  ["deals"],
+  ["bids"],
+  ["made", "bids"],
+  ["inside", "bids"],
+  ["hanging", "bids"],
+  ["defended"],
+  ["beaten", "defended"],
+  ["contras"],
+  ["contras_won", "contras"],
+  ["capots"],
+  ["capots_lost"],
+  ["belotes"],
+  ["declarations"],
+  ["declaration_points"],
+];
+
+/** A player's counts over every deal they finished, one column per game they played. */
+function playStats(play) {
+  const presets = Object.keys(play);
+  const cell = (counts, [name, of]) => {
+    const n = counts[name].toLocaleString(lang());
+    return of && counts[of] ? t("stat_share", { n, share: percent(counts[name] / counts[of]) }) : n;
+  };
+  return h(
+    "section",
+    { class: "play-stats", id: "play-stats" },
+    h("h3", { text: t("play_stats_title") }),
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "history-table play-table" },
+        h("thead", {}, h("tr", {}, h("td"), presets.map((p) => h("th", { class: "num", scope: "col", text: t(`preset_${p}`) })))),
+        h(
+          "tbody",
+          {},
+          PLAY_ROWS.map((row) =>
+            h(
+              "tr",
+              { dataset: { stat: row[0] } },
+              h("th", { scope: "row", class: row[1] ? "share" : null, text: t(`stat_${row[0]}`) }),
+              presets.map((p) => h("td", { class: "num", dataset: { preset: p }, text: cell(play[p], row) })),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "note", text: t("play_stats_explain") }),
+  );
+}
+
 export function showProfile(app, playerId) {
   const box = h("section", { class: "panel wide", id: "profile", dataset: { player: playerId } }, h("p", { class: "muted", text: t("loading") }));
   app.append(box);
@@ -229,6 +285,7 @@ export function showProfile(app, playerId) {
           ),
         );
       }
+      if (Object.keys(profile.play).length) box.append(playStats(profile.play));
       box.append(h("h3", { text: t("rating_history") }), profile.history.length ? chart(profile.history, box.clientWidth - 32) : h("p", { class: "muted", text: t("no_rating_history") }));
       box.append(
         h("h3", { text: t("recent_matches") }),

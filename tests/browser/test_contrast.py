@@ -498,7 +498,7 @@ def test_every_word_of_the_client_has_enough_contrast(
         ("concede dialog", "#concede", "#exit-confirm"),
         ("match over", "#exit-go", "#room[data-status=finished]"),
         ("history", "#nav-history", "#history table"),
-        ("profile", "#my-profile", "#profile-name"),
+        ("profile", "#my-profile", "#play-stats"),  # a deal was played: "At the table"
     ]
     match_id = page.evaluate("() => window.__belote.state.room.match_id")
     for step, click, drawn in steps:
