@@ -48,6 +48,7 @@ from app.db.friends import Friends
 from app.db.history import History
 from app.db.lease import Lease, make_lease
 from app.db.mutes import Mutes
+from app.db.networks import Networks
 from app.db.ownership import RoomLeases, session_name
 from app.db.player_news import PlayerNews
 from app.db.players import Players
@@ -222,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Friends(sessions),
         friend_limits,
         presence,
+        Networks(sessions),
         DataExport(sessions),
         Announcements(sessions, settings.token_check_seconds),
         export_limits,

@@ -77,9 +77,16 @@ async def rename(settings: Settings, who: str, name: str) -> tuple[str, str, int
     return await on_database(settings, work)
 
 
-async def suspend(settings: Settings, who: str, reason: str | None, until: datetime | None) -> Done:
+async def suspend(
+    settings: Settings,
+    who: str,
+    reason: str | None,
+    until: datetime | None,
+    networks: bool = False,
+) -> Done:
     """Suspend (``reason`` None: lift the suspension of) the player whose id or account's
-    username is ``who``; a suspension closes the open reports on them as upheld."""
+    username is ``who`` (with ``networks``: and bar new guests from their networks); a
+    suspension closes the open reports on them as upheld."""
 
     async def work(sessions: async_sessionmaker[AsyncSession]) -> Done:
         player_id = await player_of(sessions, who)
@@ -89,7 +96,7 @@ async def suspend(settings: Settings, who: str, reason: str | None, until: datet
         if reason is None:
             await players.lift_suspension(player_id)
             return player_id, 0
-        await players.suspend(player_id, reason, until)
+        await players.suspend(player_id, reason, until, networks)
         return player_id, await Reports(sessions).close(player_id, "upheld")
 
     return await on_database(settings, work)

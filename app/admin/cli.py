@@ -10,12 +10,17 @@
   the player sits show the new name within ``BELOTE_TOKEN_CHECK_SECONDS`` (every server reads
   the renames, ``app.db.player_news``); a username, which the leaderboards show beside the
   name, cannot be changed. The open reports about the player's name are closed as upheld.
-- ``suspend PLAYER --reason TEXT [--days N]``: a player who breaks the site's rules (abuse in
-  the chat, throwing matches) may watch but not play (``app.rooms.suspensions``), for N days
+- ``suspend PLAYER --reason TEXT [--days N] [--network]``: a player who breaks the site's
+  rules (abuse in the chat, throwing matches) may watch but not play
+  (``app.rooms.suspensions``), for N days
   (fractions allowed) or until lifted. They are told the reason and the end, nobody else is.
   Every server applies it within ``BELOTE_TOKEN_CHECK_SECONDS``: the player stands up at the
   tables where they sit between matches, and at the end of a match they are playing. The open
   reports on the player are closed as upheld.
+  With ``--network``, meanwhile no new guest is made from the networks the player used in the
+  last 30 days (``app.db.networks``: an IPv4 address, an IPv6 /64), for a person who comes back
+  as a new guest; the players already made there play on, but a shared address (a school, a
+  phone operator's) bars others' first visit too, so it is the operator's choice each time.
 - ``lift PLAYER``: the suspension ends now.
 - ``reports [--days N] [--all]``: the open reports of the last N days (7; ``--all``: the closed
   ones too, with how they were closed), the most reported player first: who, by whom, where,
@@ -58,6 +63,7 @@ from app.admin import actions
 from app.admin.lines import appeal_lines, closed_words, count_of, log_lines, report_lines
 from app.api.players import clean_name
 from app.db.announcements import TEXT_MAX as ANNOUNCEMENT_MAX
+from app.db.networks import NETWORK_RETENTION_DAYS
 from app.settings import Settings
 
 LANGUAGES = ("en", "fr", "bg")
@@ -110,7 +116,8 @@ def _suspend(args: argparse.Namespace, settings: Settings) -> int:
     if not lifting and args.days is not None:
         until = datetime.now(UTC) + timedelta(days=args.days)
     reason = None if lifting else args.reason
-    done = asyncio.run(actions.suspend(settings, args.player, reason, until))
+    networks = not lifting and args.network
+    done = asyncio.run(actions.suspend(settings, args.player, reason, until, networks))
     if done is None:
         return _nobody(args.player)
     player_id, closed = done
@@ -119,8 +126,10 @@ def _suspend(args: argparse.Namespace, settings: Settings) -> int:
         print(f"Player {player_id} may play again.")
     else:
         end = "until lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
-        _changed(settings, args.by, "suspend", player_id, f"{end}: {args.reason}", closed)
-        print(f"Player {player_id} is suspended {end}.")
+        barred = ", no new guest from their networks" if networks else ""
+        said = f"{end}{barred}: {args.reason}"
+        _changed(settings, args.by, "suspend", player_id, said, closed)
+        print(f"Player {player_id} is suspended {end}{barred}.")
         _say_closed(closed)
     seconds = settings.token_check_seconds
     print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")
@@ -294,6 +303,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     suspending.add_argument(
         "--days", type=_days, help="how long (fractions allowed); without it, until lifted"
+    )
+    suspending.add_argument(
+        "--network",
+        action="store_true",
+        help="meanwhile, make no new guest from the networks the player used in the last "
+        f"{NETWORK_RETENTION_DAYS} days (a person who comes back as a new guest; it may bar "
+        "others who share the address)",
     )
     player(command("lift", "end a player's suspension now"))
     reading = command("reports", "read what players reported of others")

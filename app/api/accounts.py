@@ -18,6 +18,7 @@ from app.api.services import (
     ServicesDep,
     SignedInCreationLimit,
     TokenDep,
+    address_of,
 )
 from app.api.suspension import SuspensionOut, suspension_of
 
@@ -111,10 +112,6 @@ def device_label(user_agent: str) -> str:
     return " · ".join(part for part in found if part) or user_agent[:40]
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
 # The calls that run Argon2 (by design about 0.1 s of a core and 64 MiB) or add a session row
 # take from the address's allowance of new guests and rooms (``CreationLimit``): a success is
 # not a failed login, so the login limits alone let one address loop them without end. Those of
@@ -156,7 +153,7 @@ async def login(
     signed = await services.accounts.login(
         body.username,
         body.password.get_secret_value(),
-        _address(request),
+        address_of(request),
         device_label(user_agent),
     )
     services.revoked()  # the oldest session may have gone: its sockets with it
@@ -196,7 +193,7 @@ async def change_password(
         token,
         body.old_password.get_secret_value(),
         body.new_password.get_secret_value(),
-        _address(request),
+        address_of(request),
     )
     services.revoked()
     return Response(status_code=204)
@@ -214,7 +211,7 @@ async def erase(
     """Erase your account for good, after your password (``app.api.erasure``: not during a
     match; what goes and what stays)."""
     await services.accounts.check_password(
-        player.id, body.password.get_secret_value(), _address(request)
+        player.id, body.password.get_secret_value(), address_of(request)
     )
     await erase_player(services, player.id)
     return Response(status_code=204)

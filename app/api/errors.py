@@ -45,6 +45,7 @@ STATUS = {
     "not_friends": 403,
     "removed": 403,
     "suspended": 403,
+    "network_suspended": 403,
     "unknown_room": 404,
     "unknown_match": 404,
     "unknown_deal": 404,
@@ -70,7 +71,8 @@ MEANING = {
     "rated play is for signed-in accounts, not guests; `accounts_only`: the host keeps this "
     "table for signed-in players (a guest may watch); `suspended`: the site's operator has "
     "suspended you (you may watch, not play: `GET /api/players/me` says why and until when); "
-    "`not_friends`: you may invite only your friends.",
+    "`not_friends`: you may invite only your friends; `network_suspended`: no new player is "
+    "made from your network while a suspension of a player who used it holds.",
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 
 from app.api.bodies import Body
@@ -13,7 +13,7 @@ from app.api.erasure import erase_player
 from app.api.errors import responses
 from app.api.paths import PlayerId
 from app.api.reports import OwnReportOut
-from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep
+from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep, address_of
 from app.api.suspension import SuspensionOut, Unsuspended, suspension_of
 from app.rooms.errors import RoomError
 
@@ -55,10 +55,18 @@ class NewPlayerOut(PlayerOut):
     status_code=201,
     response_model=NewPlayerOut,
     dependencies=[CreationLimit],
-    responses=responses(400, 429),
+    responses=responses(400, 403, 429),
 )
-async def create_player(body: NameIn, services: ServicesDep) -> NewPlayerOut:
-    """Create a guest. The token is returned once; send it as a Bearer token afterwards."""
+async def create_player(body: NameIn, request: Request, services: ServicesDep) -> NewPlayerOut:
+    """Create a guest. The token is returned once; send it as a Bearer token afterwards.
+    Refused (403 `network_suspended`) from a network that a suspension bars: the operator
+    suspended a player who used it, and asked that no new player come from there meanwhile."""
+    if await services.networks.barred(address_of(request)):
+        raise RoomError(
+            "network_suspended",
+            "No new player can be made from your network for now: a player who used it is "
+            "suspended. Players already made there may still play.",
+        )
     player, token = await services.players.create(body.name)
     return NewPlayerOut(id=player.id, name=player.name, token=token)
 

@@ -18,6 +18,7 @@ from app.db.export import DataExport
 from app.db.friends import Friends
 from app.db.history import History
 from app.db.mutes import Mutes
+from app.db.networks import Networks
 from app.db.players import Players
 from app.db.presence import Presence
 from app.db.ratings import Ratings
@@ -48,6 +49,8 @@ class Services:
     """Per player id: how often they may ask a friend or invite one (each is shown to them)."""
     presence: Presence
     """Who was seen: every request with a valid token counts (``app.db.presence``)."""
+    networks: Networks
+    """The networks a suspension bars new guests from (``app.db.networks``)."""
     data_export: DataExport
     announcements: Announcements
     export_limits: Limiter
@@ -71,6 +74,7 @@ _bearer = HTTPBearer(auto_error=False, description="The secret token from POST /
 
 
 async def viewer(
+    request: Request,
     services: ServicesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Player | None:
@@ -84,7 +88,7 @@ async def viewer(
     player = await services.players.by_token(credentials.credentials)
     if player is None:
         raise RoomError("bad_token", "The token is not known; create a player first.")
-    services.presence.seen(player.id)
+    services.presence.seen(player.id, address_of(request))
     return player
 
 
@@ -121,11 +125,16 @@ async def bearer_token(
 TokenDep = Annotated[str, Depends(bearer_token)]
 
 
+def address_of(request: Request) -> str:
+    """The caller's address: the proxy's ``X-Forwarded-For`` where the server trusts it
+    (``FORWARDED_ALLOW_IPS``, read by uvicorn), else the peer's; ``?`` when there is none."""
+    return request.client.host if request.client is not None else "?"
+
+
 async def creation_allowed(request: Request, services: ServicesDep) -> None:
     """Refuse a new guest, room or sign-in (a password hashed) beyond the address's allowance
     (app/cluster/limits.py)."""
-    address = request.client.host if request.client is not None else "?"
-    if not await services.creations.allow(address):
+    if not await services.creations.allow(address_of(request)):
         raise RoomError(
             "rate_limited",
             "Too many new players, rooms or sign-ins from your address; try again shortly.",

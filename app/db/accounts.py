@@ -307,6 +307,7 @@ class Accounts:
                 m.RatingChange,
                 m.ChatMessage,
                 m.QuickPlayTicket,
+                m.PlayerNetwork,
             ):
                 await session.execute(delete(table).where(table.player_id == player_id))
             stats = m.PlayStats.__table__

@@ -2,16 +2,15 @@
 portability): ``GET /api/players/me/export`` answers it as one JSON document.
 
 What is theirs goes in whole: their identity, account and signed-in devices (labels and
-dates, never a token's hash), ratings and their history, their statistics per game, the
-matches they sat in (each match's full record is at ``GET /api/matches/{id}/record``), the
-tables they host or sit at,
-their chat lines, the reports they made (without the evidence, which is the reported player's
-words), their mutes, their friendships and friend requests either way, the invitations
-made to them, a quick-play request, the operator's suspension with their appeal, and
-what the operators' log says was done to them (without the operators' names, which are not
-the player's data). What others said about them stays out: reports about them, and the log's
-entries of reports about them closed, would tell that someone reported them, and at a table
-of two or three, who.
+dates, never a token's hash), the networks they used lately (``app.db.networks``), ratings and
+their history, their statistics per game, the matches they sat in (each match's full record is
+at ``GET /api/matches/{id}/record``), the tables they host or sit at, their chat lines, the
+reports they made (without the evidence, which is the reported player's words), their mutes,
+their friendships and friend requests either way, the invitations made to them, a quick-play
+request, the operator's suspension with their appeal, and what the operators' log says was
+done to them (without the operators' names, which are not the player's data). What others
+said about them stays out: reports about them, and the log's entries of reports about them
+closed, would tell that someone reported them, and at a table of two or three, who.
 """
 
 from __future__ import annotations
@@ -69,6 +68,13 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
         "account": None
         if account is None
         else {"username": account.username, "created_at": _when(account.created_at)},
+        "networks": await _rows(
+            session,
+            select(m.PlayerNetwork.network, m.PlayerNetwork.seen_at)
+            .where(m.PlayerNetwork.player_id == player_id)
+            .order_by(m.PlayerNetwork.seen_at.desc()),
+            ("network", "seen_at"),
+        ),
         "devices": await _rows(
             session,
             select(m.AccountSession.label, m.AccountSession.created_at)

@@ -87,6 +87,9 @@ class Player(Base):
     suspension_changed_at: Mapped[datetime | None] = mapped_column(index=True)
     """When the operator last suspended the player or lifted it; every server asks for those
     changed lately (``app.db.player_news``)."""
+    suspension_networks: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The suspension also bars new guests from the networks the player used
+    (``app.db.networks``)."""
     # The player's appeal against the suspension (``app.db.appeals``): one per suspension, so a
     # new suspension or its lifting clears it.
     appeal_text: Mapped[str | None] = mapped_column(String(1000))
@@ -347,6 +350,19 @@ class PlayStats(Base):
         Column("preset", String(32), primary_key=True),
         *(Column(name, Integer, nullable=False, server_default="0") for name in TALLY_COUNTERS),
     )
+
+
+class PlayerNetwork(Base):
+    """A network (an IPv4 address, an IPv6 /64) a player used, and when last: what lets a
+    suspension bar new guests from there (``app.db.networks``); kept 30 days after last use."""
+
+    __tablename__ = "player_networks"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    network: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    seen_at: Mapped[datetime] = mapped_column(index=True)
 
 
 class QuickPlayTicket(Base):

@@ -94,18 +94,21 @@ class Players:
             )
         return Player(player_id, name)
 
-    async def suspend(self, player_id: str, reason: str, until: datetime | None) -> bool:
+    async def suspend(
+        self, player_id: str, reason: str, until: datetime | None, networks: bool = False
+    ) -> bool:
         """Suspend the player (``app.rooms.suspensions``) until ``until`` (None: until lifted),
-        telling them ``reason``; replaces a suspension in force. False for an unknown or erased
-        player."""
-        return await self._set_suspension(player_id, reason, until)
+        telling them ``reason``; with ``networks``, no new guest is made meanwhile from the
+        networks they used (``app.db.networks``). Replaces a suspension in force. False for an
+        unknown or erased player."""
+        return await self._set_suspension(player_id, reason, until, networks)
 
     async def lift_suspension(self, player_id: str) -> bool:
         """End the player's suspension now; False for an unknown or erased player."""
-        return await self._set_suspension(player_id, None, None)
+        return await self._set_suspension(player_id, None, None, False)
 
     async def _set_suspension(
-        self, player_id: str, reason: str | None, until: datetime | None
+        self, player_id: str, reason: str | None, until: datetime | None, networks: bool
     ) -> bool:
         async with self._sessions.begin() as session:
             done = await session.execute(
@@ -114,6 +117,7 @@ class Players:
                 .values(
                     suspension_reason=reason,
                     suspended_until=until,
+                    suspension_networks=networks,
                     suspension_changed_at=datetime.now(UTC),
                     # An appeal answers one suspension (``app.db.appeals``).
                     appeal_text=None,

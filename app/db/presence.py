@@ -13,6 +13,9 @@ show them gone. The times are the writing node's clock; nodes' clocks a few seco
 the window by as much, which a window of minutes absorbs.
 
 Only friends read it (``app.db.friends``): a friend already sees at which tables the other sits.
+
+The same rounds note the network each player came from (``app.db.networks``), once a day per
+player and network, so that a suspension may bar new guests from it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db.networks import network_of, note_statement
 from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -50,15 +54,25 @@ class Presence:
         self._interval = interval
         self._seen: set[str] = set()
         self._held: Counter[str] = Counter()
+        self._networks: set[tuple[str, str]] = set()  # (player, network) to write next round
+        self._noted: set[tuple[str, str]] = set()  # … and those written today
+        self._day = datetime.now(UTC).date()
         self._task: asyncio.Task[None] | None = None
 
-    def seen(self, player_id: str) -> None:
-        """The player's token was used just now (an authenticated request)."""
+    def seen(self, player_id: str, address: str | None = None) -> None:
+        """The player's token was used just now (an authenticated request), from ``address``."""
         self._seen.add(player_id)
+        self._note(player_id, address)
 
-    def hold(self, player_id: str) -> Callable[[], None]:
-        """The player has a socket open here: seen every round until the returned function is
-        called (the socket closed). Calling it twice releases once."""
+    def _note(self, player_id: str, address: str | None) -> None:
+        network = None if address is None else network_of(address)
+        if network is not None and (player_id, network) not in self._noted:
+            self._networks.add((player_id, network))
+
+    def hold(self, player_id: str, address: str | None = None) -> Callable[[], None]:
+        """The player has a socket open here (from ``address``): seen every round until the
+        returned function is called (the socket closed). Calling it twice releases once."""
+        self._note(player_id, address)
         self._held[player_id] += 1
         released = False
 
@@ -77,8 +91,9 @@ class Presence:
         """Write the time for everyone seen since the last round and everyone holding a
         socket; how many players. If the write fails, those seen wait for the next round."""
         ids = sorted(self._seen | self._held.keys())
-        self._seen = set()
-        if not ids:
+        networks = sorted(self._networks)
+        self._seen, self._networks = set(), set()
+        if not ids and not networks:
             return 0
         now = datetime.now(UTC)
         try:
@@ -91,9 +106,19 @@ class Presence:
                         .values(seen_at=now)
                         .execution_options(synchronize_session=False)
                     )
+                if networks:
+                    dialect = session.get_bind().dialect.name
+                    await session.execute(
+                        note_statement(dialect),
+                        [{"player_id": p, "network": n, "now": now} for p, n in networks],
+                    )
         except BaseException:
             self._seen.update(ids)
+            self._networks.update(networks)
             raise
+        if now.date() != self._day:  # a new day: each network is written once more
+            self._day, self._noted = now.date(), set()
+        self._noted.update(networks)
         return len(ids)
 
     def start(self) -> None:

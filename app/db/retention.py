@@ -9,6 +9,9 @@ it is worth keeping. A room that played a match is history and is never deleted 
 Reports players made of others (``app.db.reports``) go after ``report_days``: each holds the
 reported player's words, which the operator needs while the report is fresh, not for ever.
 
+The networks players used (``app.db.networks``) go ``NETWORK_RETENTION_DAYS`` after they were
+last used, whatever the settings above: the site promises it.
+
 Each node sweeps on its own; the deletion is one statement that is harmless to repeat, and it
 spares the rooms a node holds in memory (its own: ``held``; another node's: those with a live
 lease, ``app.db.ownership``).
@@ -25,6 +28,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
+from app.db.networks import NETWORK_RETENTION_DAYS
 from app.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -36,8 +40,8 @@ which holds the table for long."""
 
 class Retention:
     """Deletes the rooms that are still waiting for their first match and have not changed
-    for ``keep_days``, and the reports older than ``report_days``, every ``every_seconds``;
-    0 days keeps them all."""
+    for ``keep_days``, and the reports older than ``report_days`` (0 days keeps them all),
+    and the networks unused for ``NETWORK_RETENTION_DAYS``, every ``every_seconds``."""
 
     def __init__(
         self,
@@ -114,17 +118,26 @@ class Retention:
             log.info("deleted %d reports older than %s", deleted, self._report_keep)
         return deleted
 
+    async def sweep_networks(self, now: datetime | None = None) -> int:
+        """Delete the networks nobody used for ``NETWORK_RETENTION_DAYS``; how many."""
+        before = (now or datetime.now(UTC)) - timedelta(days=NETWORK_RETENTION_DAYS)
+        async with self._sessions.begin() as session:
+            done = await session.execute(
+                delete(m.PlayerNetwork).where(m.PlayerNetwork.seen_at < before)
+            )
+        return int(getattr(done, "rowcount", 0) or 0)
+
     def start(self) -> None:
-        if self._keep or self._report_keep:
-            self._task = asyncio.create_task(self._loop(), name="retention")
+        self._task = asyncio.create_task(self._loop(), name="retention")
 
     async def _loop(self) -> None:
         while True:
             try:
                 await self.sweep()
                 await self.sweep_reports()
+                await self.sweep_networks()
             except Exception:  # the database away: the next round tries again
-                log.exception("deleting abandoned rooms or old reports failed")
+                log.exception("deleting abandoned rooms, old reports or networks failed")
             await asyncio.sleep(self._every)
 
     async def close(self) -> None:

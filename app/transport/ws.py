@@ -46,7 +46,7 @@ from app.transport.direct import DirectWriter
 from app.transport.ratelimit import PerAddressLimiter, TokenBucket
 from app.transport.revocation import TokenWatch
 
-Hold = Callable[[str], Callable[[], None]]
+Hold = Callable[[str, str], Callable[[], None]]
 """Note that a player holds a socket open; the returned function says it closed
 (``app.db.presence.Presence.hold``)."""
 
@@ -294,11 +294,11 @@ def websocket_router(
             await wire.refuse(websocket, refusal)
             return
         try:
-            await serve_room(websocket, code)
+            await serve_room(websocket, code, address)
         finally:
             wire.gate.release(address)
 
-    async def serve_room(websocket: WebSocket, code: str) -> None:
+    async def serve_room(websocket: WebSocket, code: str, address: str) -> None:
         try:
             room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
         except RoomError as error:  # storage down while loading: the manager logged the cause
@@ -320,7 +320,7 @@ def websocket_router(
             outbox_chars=limits.outbox_chars,
         )
         writer = asyncio.create_task(connection.write_loop())
-        session = _Session(room, connection, players, wire)
+        session = _Session(room, connection, players, wire, address)
         try:
             await session.read_loop(websocket)
         except WebSocketDisconnect:
@@ -344,10 +344,16 @@ class _Session:
     """The reading side of one connection: turns frames into room commands."""
 
     def __init__(
-        self, room: Room, connection: Connection, players: PlayerDirectory, wire: _Wire
+        self,
+        room: Room,
+        connection: Connection,
+        players: PlayerDirectory,
+        wire: _Wire,
+        address: str,
     ) -> None:
         limits = wire.limits
         self.room = room
+        self.address = address
         self.wire = wire
         self.stats = wire.stats
         self.connection = connection
@@ -477,7 +483,7 @@ class _Session:
                 )
             )
         if self.connection.player is not None and self.wire.presence is not None:
-            ends.append(self.wire.presence(self.connection.player.id))
+            ends.append(self.wire.presence(self.connection.player.id, self.address))
 
         def release() -> None:
             for end in ends:

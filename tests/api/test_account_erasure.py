@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
+from app.db.models import utcnow
 from app.settings import Settings
 from tests.api.test_accounts import PASSWORD, code_of, login
 from tests.conftest import Guest, Server, new_account, new_guest, serve, ws_client
@@ -50,6 +51,9 @@ async def rated(settings: Settings, player_id: str, match_id: str) -> None:
         async with make_sessionmaker(engine).begin() as session:
             session.add(m.Rating(player_id=player_id, preset="bulgarian", mu=27, sigma=7))
             session.add(m.PlayStats(player_id=player_id, preset="bulgarian", deals=3, bids=1))
+            session.add(
+                m.PlayerNetwork(player_id=player_id, network="203.0.113.7", seen_at=utcnow())
+            )
             session.add(
                 m.RatingChange(
                     match_id=match_id,
@@ -106,6 +110,7 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     board = (await http.get("/api/ratings/bulgarian")).json()
     assert zora.id in str(board)
     assert await count(settings, m.PlayStats, zora.id) == 1
+    assert await count(settings, m.PlayerNetwork, zora.id) == 1
 
     erased = await erase(http, zora)
     assert erased.status_code == 204, erased.text
@@ -133,7 +138,7 @@ async def test_an_erased_account_leaves_nothing_that_names_it(
     seats = {s["seat"]: s for s in matches[0]["seats"]}
     assert (seats[0]["player"], seats[0]["name"], seats[2]["name"]) == (zora.id, None, "Bob")
     tables = (m.ChatMessage, m.Account, m.AccountSession, m.Rating, m.RatingChange, m.Seat)
-    for table in (*tables, m.PlayStats):
+    for table in (*tables, m.PlayStats, m.PlayerNetwork):
         assert await count(settings, table, zora.id) == 0, table
     assert zora.id not in str((await http.get("/api/ratings/bulgarian")).json())
     kept_out = (await http.get(f"/api/rooms/{bobs}")).json()["room"]["removed"]
