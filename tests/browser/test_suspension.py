@@ -14,6 +14,9 @@ from typing import Any
 import pytest
 
 from app import admin
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.models import utcnow
 from tests.browser import ui
 from tests.browser.test_remove import seated_guest
 from tests.conftest import Server
@@ -129,3 +132,41 @@ def test_a_suspended_player_appeals_and_reads_the_operator_s_answer(
     kept = guest.wait_for_selector("#appeal-status")
     assert kept.inner_text().endswith("and kept the suspension.")
     assert operator(["lift", ui.player_id(guest)], live_server) == 0
+
+
+def noted_at(server: Server, player_id: str, network: str) -> None:
+    """The player was seen using ``network`` (what a node's presence round writes)."""
+
+    async def note() -> None:
+        engine = make_engine(server.settings.database_url)
+        try:
+            async with make_sessionmaker(engine).begin() as session:
+                session.add(m.PlayerNetwork(player_id=player_id, network=network, seen_at=utcnow()))
+        finally:
+            await engine.dispose()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, note()).result(timeout=60)
+
+
+def test_a_new_guest_from_a_barred_network_is_told_why(new_page: Any, live_server: Server) -> None:
+    """A suspension with its networks (``--network``): a newcomer from there (here, every page
+    comes from 127.0.0.1) is refused a name, told why in their language, and no guest is
+    stored in their browser; once lifted, they are made."""
+    zed = new_page()
+    ui.set_name(zed, "Zed")
+    zed_id = ui.player_id(zed)
+    noted_at(live_server, zed_id, "127.0.0.1")
+    assert operator(["suspend", zed_id, "--reason", REASON, "--network"], live_server) == 0
+    try:
+        newcomer = new_page(locale="bg-BG")
+        newcomer.goto("/")
+        newcomer.fill("#name-input", "Зед")
+        newcomer.click("#name-form button[type=submit]")
+        told = newcomer.wait_for_selector(".toast.error[data-code=network_suspended]")
+        assert told.inner_text().startswith("Засега от вашата мрежа не може да се създаде нов")
+        assert newcomer.evaluate("localStorage.getItem('belote.player')") is None
+    finally:
+        assert operator(["lift", zed_id], live_server) == 0
+    newcomer.click("#name-form button[type=submit]")
+    newcomer.wait_for_function("() => localStorage.getItem('belote.player') !== null")
