@@ -17,6 +17,7 @@ from app.db.appeals import Appeals, FiledAppeal
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.history import History
 from app.db.moderation import Entry, ModerationLog
+from app.db.networks import Networks
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
 from app.rooms.errors import RoomError
@@ -100,6 +101,11 @@ async def suspend(
         return player_id, await Reports(sessions).close(player_id, "upheld")
 
     return await on_database(settings, work)
+
+
+async def networks_shared(settings: Settings, player_id: str) -> tuple[int, int]:
+    """The player's networks, and the other players who used them (``Networks.shared``)."""
+    return await on_database(settings, lambda s: Networks(s).shared(player_id))
 
 
 async def close(settings: Settings, who: str, outcome: str) -> Done:

@@ -20,7 +20,8 @@
   With ``--network``, meanwhile no new guest is made from the networks the player used in the
   last 30 days (``app.db.networks``: an IPv4 address, an IPv6 /64), for a person who comes back
   as a new guest; the players already made there play on, but a shared address (a school, a
-  phone operator's) bars others' first visit too, so it is the operator's choice each time.
+  phone operator's) bars others' first visit too, so it is the operator's choice each time;
+  the command says how many networks the player used and how many other players used them.
 - ``lift PLAYER``: the suspension ends now.
 - ``reports [--days N] [--all]``: the open reports of the last N days (7; ``--all``: the closed
   ones too, with how they were closed), the most reported player first: who, by whom, where,
@@ -130,6 +131,13 @@ def _suspend(args: argparse.Namespace, settings: Settings) -> int:
         said = f"{end}{barred}: {args.reason}"
         _changed(settings, args.by, "suspend", player_id, said, closed)
         print(f"Player {player_id} is suspended {end}{barred}.")
+        if networks:
+            used, others = asyncio.run(actions.networks_shared(settings, player_id))
+            print(
+                f"They used {count_of(used, 'network')} in the last {NETWORK_RETENTION_DAYS} "
+                f"days, where {count_of(others, 'other player')} played too (those play on; "
+                "newcomers from there are refused until the suspension ends)."
+            )
         _say_closed(closed)
     seconds = settings.token_check_seconds
     print(f"Every server applies it within BELOTE_TOKEN_CHECK_SECONDS ({seconds:g} s).")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ipaddress
 from datetime import UTC, datetime
 
-from sqlalchemy import Insert, String, and_, bindparam, exists, select
+from sqlalchemy import Insert, String, and_, bindparam, distinct, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
@@ -78,3 +78,17 @@ class Networks:
                 select(exists().where(used.network == network, exists().where(suspended)))
             )
         return bool(found)
+
+    async def shared(self, player_id: str) -> tuple[int, int]:
+        """How many networks the player used lately, and how many other players used one of
+        them: whom barring them would touch (those already made play on; newcomers do not)."""
+        used = m.PlayerNetwork
+        theirs = select(used.network).where(used.player_id == player_id)
+        async with self._sessions() as session:
+            networks = await session.scalar(select(func.count()).select_from(theirs.subquery()))
+            others = await session.scalar(
+                select(func.count(distinct(used.player_id))).where(
+                    used.network.in_(theirs), used.player_id != player_id
+                )
+            )
+        return int(networks or 0), int(others or 0)
