@@ -19,7 +19,7 @@ from app.api.suspension import Unsuspended
 from app.rooms.config import MOST_DEAL_PAUSE, MOST_TARGET
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
-from app.rules import HOUSE_RULES, PRESETS, Ruleset
+from app.rules import HOUSE_RULES, PRESETS, Ruleset, card_facts, ranks_in
 
 router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(413, 422))
 ROOM_CALL = responses(404, 503)  # every call naming a room by its code
@@ -119,15 +119,18 @@ def _out(room: Room) -> VersionOut:
 
 @router.get("/rules")
 async def rules() -> dict[str, Any]:
-    """The presets and their house rules with defaults and short explanations."""
+    """The presets (seats, default target, the ranks of their deck) and their house rules
+    with defaults and short explanations; the cards' order and points, the declarations."""
     return {
         "presets": list(PRESETS),
         # What each preset fixes that a form needs: its seats (4, 3 or 2: which seats may get
         # a bot) and the target a room gets when none is chosen.
         "tables": {
-            preset: {"seats": base.seats, "target": base.default_target}
+            preset: {"seats": base.seats, "target": base.default_target, "ranks": ranks_in(base)}
             for preset, base in ((p, Ruleset.of(p)) for p in PRESETS)
         },
+        # The cards' order and points, the declarations and belote (the "How to play" page).
+        "cards": card_facts(),
         "house_rules": [
             {
                 "name": rule.name,

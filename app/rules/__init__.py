@@ -18,6 +18,7 @@ from .errors import (
     RuleError,
     WrongPhase,
 )
+from .facts import card_facts, ranks_in
 from .match import MatchState, ScoreLine, new_match, record_deal
 from .records import (
     DEAL_FORMAT,
@@ -76,6 +77,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "apply",
+    "card_facts",
     "cut_deck",
     "deal_record",
     "first_dealer_from_draw",
@@ -89,6 +91,7 @@ __all__ = [
     "new_deal",
     "new_match",
     "playable",
+    "ranks_in",
     "record_calls",
     "record_deal",
     "replay_deal",

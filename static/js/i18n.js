@@ -1,6 +1,7 @@
 // English, French and Bulgarian. The language comes from the browser unless the player chose one.
 import { WORDS } from "./i18n-accounts.js";
 import { WORDS as TABLE_WORDS } from "./i18n-tables.js";
+import { WORDS as RULE_WORDS } from "./i18n-rules.js";
 
 const KEY = "belote.lang";
 export const LANGS = { en: "English", fr: "Français", bg: "Български" };
@@ -1117,7 +1118,7 @@ const bg = {
 };
 
 const TABLES = { en, fr, bg };
-for (const words of [WORDS, TABLE_WORDS]) for (const [code, more] of Object.entries(words)) Object.assign(TABLES[code], more);
+for (const words of [WORDS, TABLE_WORDS, RULE_WORDS]) for (const [code, more] of Object.entries(words)) Object.assign(TABLES[code], more);
 let current = pickLanguage();
 const listeners = new Set();
 

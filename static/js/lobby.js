@@ -195,7 +195,8 @@ function createForm(rules, refused) {
   function fillPreset() {
     const p = preset.value;
     settings.fillHouseRules(p);
-    presetHelp.textContent = t(`preset_${p}_help`);
+    // The game in a line, and a way to its whole rules (rules.js).
+    replace(presetHelp, t(`preset_${p}_help`), " ", h("a", { id: "preset-rules", href: `#/rules/${encodeURIComponent(p)}`, text: t("rl_how_to_play") }));
     // The host sits in seat 1; the preset's other seats may get a bot now.
     const seats = Array.from({ length: seatsOf(p) - 1 }, (_, i) => i + 1);
     replace(

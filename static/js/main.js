@@ -1,5 +1,6 @@
 // The router: #/ lobby, #/r/CODE a room (the invite link), #/history, #/m/ID a match,
-// #/m/ID/d/N the replay of a deal, #/account, #/ratings/PRESET a leaderboard, #/p/ID a profile.
+// #/m/ID/d/N the replay of a deal, #/account, #/ratings/PRESET a leaderboard, #/p/ID a profile,
+// #/rules/PRESET how to play a game.
 // An invite path /r/CODE is honoured too if the server serves it.
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
@@ -9,6 +10,7 @@ import { showRoom } from "./room.js";
 import { showHistory, showMatch, showReplay } from "./history.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./ratings.js";
+import { showRules } from "./rules.js";
 import { dropToasts } from "./ui.js";
 import { applyPrefs } from "./prefs.js";
 import { syncMutes } from "./mute.js";
@@ -23,6 +25,7 @@ function chrome() {
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-history").textContent = t("nav_history");
   document.getElementById("nav-ratings").textContent = t("nav_ratings");
+  document.getElementById("nav-rules").textContent = t("nav_rules");
   document.getElementById("nav-account").textContent = t("nav_account");
   document.getElementById("lang-label").textContent = t("language");
   const player = getPlayer();
@@ -55,6 +58,8 @@ function route() {
   else if (hash === "/account") page = showAccount(app);
   else if ((m = hash.match(/^\/ratings\/([\w-]+)$/))) page = showLeaderboard(app, m[1]);
   else if ((m = hash.match(/^\/p\/([\w-]+)$/))) page = showProfile(app, decodeURIComponent(m[1]));
+  else if (hash === "/rules") page = showRules(app, "bulgarian");
+  else if ((m = hash.match(/^\/rules\/([\w-]+)$/))) page = showRules(app, m[1]);
   else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
   else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
   else {

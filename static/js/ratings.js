@@ -32,14 +32,15 @@ function playerLink(row) {
   return h("a", { href: `#/p/${encodeURIComponent(row.player)}`, text: label });
 }
 
-function presetTabs(presets, current) {
+/** One link per game, to its page under `base` (a leaderboard, or its rules: rules.js). */
+export function presetTabs(presets, current, base = "#/ratings/") {
   return h(
     "nav",
     { class: "preset-tabs", "aria-label": t("preset") },
     presets.map((p) =>
       h("a", {
         class: p === current ? "button primary" : "button",
-        href: `#/ratings/${encodeURIComponent(p)}`,
+        href: `${base}${encodeURIComponent(p)}`,
         "aria-current": p === current ? "page" : null,
         dataset: { preset: p },
         text: t(`preset_${p}`),

@@ -131,12 +131,30 @@ async def test_rules_lists_presets_and_house_rules(http: httpx.AsyncClient) -> N
     assert set(rules["presets"]) >= {"bulgarian", "french"}
     assert {"name", "default", "explanation"} <= set(rules["house_rules"][0])
     assert rules["tables"] == {
-        "bulgarian": {"seats": 4, "target": 151},
-        "french": {"seats": 4, "target": 1000},
-        "bulgarian3": {"seats": 3, "target": 151},
-        "bulgarian2": {"seats": 2, "target": 151},
-        "open_belot": {"seats": 2, "target": 151},
+        "bulgarian": {"seats": 4, "target": 151, "ranks": "789TJQKA"},
+        "french": {"seats": 4, "target": 1000, "ranks": "789TJQKA"},
+        "bulgarian3": {"seats": 3, "target": 151, "ranks": "9TJQKA"},  # BG3-1
+        "bulgarian2": {"seats": 2, "target": 151, "ranks": "9TJQKA"},  # BG2-1
+        "open_belot": {"seats": 2, "target": 151, "ranks": "789TJQKA"},  # OB-1
     }
+    # C-3 and C-4: each suit high to low with its points, 152 points in all in a suit contract.
+    cards = rules["cards"]
+    assert "".join(c["rank"] for c in cards["trump"]) == "J9ATKQ87"
+    assert "".join(c["rank"] for c in cards["plain"]) == "ATKQJ987"
+    assert [c["points"] for c in cards["trump"]] == [20, 14, 11, 10, 4, 3, 0, 0]
+    assert [c["points"] for c in cards["plain"]] == [11, 10, 4, 3, 2, 0, 0, 0]
+    assert sum(c["points"] for c in cards["trump"] + 3 * cards["plain"]) + 10 == 162
+    # BG-13, BG-14, BG-19, BG-22.
+    assert [(s["cards"], s["points"]) for s in cards["sequences"]] == [(3, 20), (4, 50), (5, 100)]
+    assert [(c["rank"], c["points"]) for c in cards["carres"]] == [
+        ("J", 200),
+        ("9", 150),
+        ("A", 100),
+        ("T", 100),
+        ("K", 100),
+        ("Q", 100),
+    ]
+    assert (cards["belote"], cards["last_trick"], cards["valat_mp"]) == (20, 10, 9)
 
 
 async def test_a_small_room_is_created_with_the_preset_s_seats(http: httpx.AsyncClient) -> None:

@@ -115,6 +115,7 @@ def pages_of(match_id: str) -> dict[str, tuple[str, str]]:
         "account": ("/#/account", "#account form"),
         "match": (f"/#/m/{match_id}", "#match table.scoresheet"),
         "replay": (f"/#/m/{match_id}/d/1", "#replay-step"),
+        "rules": ("/#/rules/bulgarian", "#rules-scoring"),
     }
 
 
