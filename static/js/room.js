@@ -563,7 +563,13 @@ export function showRoom(app, code) {
         "div",
         { class: "room-settings-line" },
         dots("room-facts", [
-          h("strong", { text: t(`preset_${room.rules.preset}`) }),
+          // The game, and its rules in a tab of their own: leaving the table's page would leave
+          // the seat (rules.js).
+          h(
+            "a",
+            { id: "room-rules", href: `#/rules/${encodeURIComponent(room.rules.preset)}`, target: "_blank", rel: "noopener", title: t("rl_how_to_play") },
+            h("strong", { text: t(`preset_${room.rules.preset}`) }),
+          ),
           `${t("target")} ${room.target}`,
           room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
           room.public ? t("public") : t("private"),

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser import ui
 from tests.browser.conftest import PHONE
 from tests.conftest import Server
 
@@ -86,3 +87,18 @@ def test_the_create_form_leads_to_the_chosen_game_s_rules(new_page: Any) -> None
     assert page.inner_text("#preset-rules") == "Comment jouer à ce jeu"
     page.click("#preset-rules")
     page.wait_for_selector("#rules[data-preset=open_belot] #rules-play p[data-key=rl_play_ob]")
+
+
+def test_a_table_opens_its_game_s_rules_beside_it(new_page: Any) -> None:
+    """The game's name over a table links to its rules in a new tab: the table stays open (its
+    page left, the seat would be away)."""
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, preset="bulgarian3")
+    link = page.locator("#room-rules")
+    assert link.get_attribute("target") == "_blank" and link.inner_text() == "Belot for three"
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_selector("#rules[data-preset=bulgarian3] #rules-scoring")
+    assert "#/r/" in page.url and page.locator("#room[data-status=waiting]").count() == 1
