@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
 from app.db.engine import upsert
-from app.db.players import suspension_in_force
+from app.db.players import row_for_living, suspension_in_force
 
 NETWORK_RETENTION_DAYS = 30
 """How long a network a player used is kept after they last used it."""
@@ -47,12 +47,14 @@ def network_of(address: str) -> str | None:
 def note_statement(dialect: str) -> Insert:
     """Record that a player used a network at a time (``player_id``, ``network``, ``now``);
     nothing for an erased player."""
-    table = m.PlayerNetwork.__table__
-    player = bindparam("player_id", type_=String)
-    row = select(
-        player, bindparam("network", type_=String), bindparam("now", type_=m.UtcDateTime())
-    ).where(m.Player.id == player, m.Player.erased_at.is_(None))
-    statement = upsert(dialect, table).from_select(["player_id", "network", "seen_at"], row)
+    row = row_for_living(
+        bindparam("player_id", type_=String),
+        bindparam("network", type_=String),
+        bindparam("now", type_=m.UtcDateTime()),
+    )
+    statement = upsert(dialect, m.PlayerNetwork.__table__).from_select(
+        ["player_id", "network", "seen_at"], row
+    )
     return statement.on_conflict_do_update(  # type: ignore[no-any-return]
         index_elements=["player_id", "network"], set_={"seen_at": statement.excluded.seen_at}
     )

@@ -9,8 +9,9 @@ import hashlib
 import secrets
 from collections.abc import Collection
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import BindParameter, ColumnElement, Select, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
@@ -140,6 +141,13 @@ class Players:
                 player_id: stored_suspension(reason, until) for player_id, reason, until in rows
             }
         return {player_id: s for player_id, s in held.items() if s is not None}
+
+
+def row_for_living(player: BindParameter[str], *values: ColumnElement[Any]) -> Select[Any]:
+    """The row ``(player, *values)`` for an ``INSERT … SELECT``, empty for an erased (or
+    unknown) player: a write about a player that lands after their erasure (a deal's counts,
+    a network seen) must not bring back what erasure deleted."""
+    return select(player, *values).where(m.Player.id == player, m.Player.erased_at.is_(None))
 
 
 def suspension_in_force(now: datetime) -> ColumnElement[bool]:

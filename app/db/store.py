@@ -55,6 +55,7 @@ from sqlalchemy.sql.elements import ClauseElement
 
 from app.db import models as m
 from app.db.engine import SQLITE_BUSY_SECONDS, make_sessionmaker, make_transactions, upsert
+from app.db.players import row_for_living
 from app.rooms.errors import LeaseLost
 from app.rooms.ports import (
     ActionTaken,
@@ -319,9 +320,8 @@ def _count_deal(dialect: str) -> Insert:
     """Add one person's counts from a deal to their statistics in its preset (``PlayStats``);
     nothing for an erased player, whose profile is gone."""
     counters = [bindparam(name, type_=Integer) for name in TALLY_COUNTERS]
-    row = select(
-        bindparam("player_id", type_=String), bindparam("preset", type_=String), *counters
-    ).where(PLAYERS.c.id == bindparam("player_id", type_=String), PLAYERS.c.erased_at.is_(None))
+    player, preset = bindparam("player_id", type_=String), bindparam("preset", type_=String)
+    row = row_for_living(player, preset, *counters)
     statement = upsert(dialect, PLAY_STATS).from_select(
         ["player_id", "preset", *TALLY_COUNTERS], row
     )

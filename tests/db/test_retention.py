@@ -4,6 +4,7 @@ node's memory or leased by a live node stays. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select, update
@@ -89,5 +90,34 @@ async def test_reports_go_after_report_retention_days(database_url: str) -> None
         assert await retention.sweep_reports() == 0
         left = await reports.since(OLD - timedelta(days=365))
         assert [(f.reason, f.text) for f in left] == [("name", "fresh words")]
+    finally:
+        await engine.dispose()
+
+
+async def test_networks_are_swept_whatever_rooms_and_reports_keep(database_url: str) -> None:
+    """The networks players used go 30 days after their last use (``app.db.networks``) even where
+    the operator keeps every room and report (0 days): the retention task runs all the same."""
+    await add_player(database_url, "host")
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        async with sessions.begin() as session:
+            session.add(m.PlayerNetwork(player_id="host", network="203.0.113.7", seen_at=OLD))
+            fresh = datetime.now(UTC)
+            session.add(m.PlayerNetwork(player_id="host", network="198.51.100.2", seen_at=fresh))
+
+        async def kept() -> list[str]:
+            async with sessions() as session:
+                return list(await session.scalars(select(m.PlayerNetwork.network)))
+
+        retention = Retention(sessions, 0, lambda: [])
+        retention.start()
+        try:
+            async with asyncio.timeout(10):  # its first round runs at once
+                while len(await kept()) > 1:
+                    await asyncio.sleep(0.05)
+        finally:
+            await retention.close()
+        assert await kept() == ["198.51.100.2"]
     finally:
         await engine.dispose()
