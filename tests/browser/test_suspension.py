@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from app import admin
-from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.models import utcnow
+from app.db.networks import note_statement
 from tests.browser import ui
 from tests.browser.test_remove import seated_guest
 from tests.conftest import Server
@@ -135,13 +135,16 @@ def test_a_suspended_player_appeals_and_reads_the_operator_s_answer(
 
 
 def noted_at(server: Server, player_id: str, network: str) -> None:
-    """The player was seen using ``network`` (what a node's presence round writes)."""
+    """The player was seen using ``network``, written with the statement a node's presence
+    round uses: that round (every 30 s) may already have noted this very pair, and a plain
+    INSERT then broke the test on the table's unique key (CI, stop 38)."""
 
     async def note() -> None:
         engine = make_engine(server.settings.database_url)
         try:
             async with make_sessionmaker(engine).begin() as session:
-                session.add(m.PlayerNetwork(player_id=player_id, network=network, seen_at=utcnow()))
+                row = {"player_id": player_id, "network": network, "now": utcnow()}
+                await session.execute(note_statement(engine.dialect.name), [row])
         finally:
             await engine.dispose()
 
