@@ -31,6 +31,7 @@ from app.api import (
     reports,
     rooms,
     suspension,
+    tournaments,
 )
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
@@ -58,11 +59,13 @@ from app.db.ratings import Ratings
 from app.db.reports import Reports
 from app.db.retention import Retention
 from app.db.store import SqlStore
+from app.db.tournaments import SqlTournaments
 from app.rooms.errors import RoomElsewhere
 from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker
 from app.rooms.room import RoomTimings
 from app.rooms.thinking import BotPool
+from app.rooms.tournaments import Director
 from app.settings import Settings
 from app.transport.direct import KeepRawSend
 from app.transport.revocation import TokenWatch
@@ -92,6 +95,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     bots = BotPool(settings.bot_processes or max(1, (os.cpu_count() or 2) - 1))
     ratings_repo = Ratings(sessions)
+
+    def match_ended(match_id: str) -> None:
+        """A stored match is rated, and may be a tournament's table: its bracket moves on."""
+        ratings_repo.schedule(match_id)
+        director.poke()
+
     manager = RoomManager(
         store,
         RoomTimings(
@@ -106,8 +115,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         policy_factory=bots.policy,
         idle_seconds=settings.room_idle_seconds,
-        on_match_end=ratings_repo.schedule,
+        on_match_end=match_ended,
         ownership=leases,
+    )
+    director = Director(
+        SqlTournaments(sessions),
+        manager,
+        turn_seconds=settings.tournament_turn_seconds,
+        sweep_seconds=settings.tournament_sweep_seconds,
     )
     player_repo = Players(sessions)
     retention = Retention(
@@ -182,8 +197,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             token_watch.start()
             player_news.start()
             presence.start()
+            director.start_sweeping()
             yield
         finally:
+            await director.close()
             await retention.close()
             await token_watch.close()
             await player_news.close()
@@ -245,6 +262,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             forget_seconds=settings.quickplay_forget_seconds,
         ),
         token_watch.check_soon,
+        director,
     )
     errors.install(app)
     app.add_middleware(
@@ -269,6 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(ratings.router)
     app.include_router(quickplay.router)
+    app.include_router(tournaments.router)
     app.include_router(reports.router)
     app.include_router(suspension.router)
     app.include_router(mutes.router)

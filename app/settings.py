@@ -271,6 +271,19 @@ class Settings(BaseSettings):
         le=600,
         description="Turn timer of a quick-play table (never off: a rated room needs one).",
     )
+    tournament_turn_seconds: int = Field(
+        default=30,
+        ge=1,
+        le=600,
+        description="Turn timer of a tournament's table (never off: an absent entrant's "
+        "stand-in plays, so that every match of the bracket ends).",
+    )
+    tournament_sweep_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="How often each node moves the tournaments being played on (results read, "
+        "next tables opened); also at once when one of its rooms ends a match.",
+    )
     quickplay_forget_seconds: float = Field(
         default=20.0,
         gt=0,
@@ -298,6 +311,8 @@ class Settings(BaseSettings):
         or no quick-play table could be made."""
         if self.quickplay_turn_seconds > self.max_turn_seconds:
             raise ValueError("quickplay_turn_seconds is longer than max_turn_seconds")
+        if self.tournament_turn_seconds > self.max_turn_seconds:
+            raise ValueError("tournament_turn_seconds is longer than max_turn_seconds")
         return self
 
     def sqlite_path(self) -> Path | None:

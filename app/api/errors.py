@@ -50,6 +50,7 @@ STATUS = {
     "unknown_match": 404,
     "unknown_deal": 404,
     "unknown_player": 404,
+    "unknown_tournament": 404,
     "bad_request": 422,
     "bad_name": 422,
     "bad_rules": 422,
@@ -76,7 +77,8 @@ MEANING = {
     404: "Nothing has that code or id, or you may not read it (the same answer: see "
     "docs/protocol.md, access).",
     409: "The state does not allow it now (`seat_taken`, `seat_empty`, `match_in_progress`, "
-    "`username_taken`, `already_claimed`, `not_an_account`, `too_many_friends`, …).",
+    "`username_taken`, `already_claimed`, `not_an_account`, `too_many_friends`, "
+    "`tournament_closed`, `tournament_full`, `too_few_entrants`, …).",
     413: f"`body_too_large`: the request's body is above {BODY_MAX} bytes; it was not read.",
     422: "`bad_request` (a malformed field, path or query parameter), `bad_name`, `bad_rules`, "
     "`bad_seat`, `rated_needs_clock`.",

@@ -27,6 +27,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.matchmaking import Matchmaker
 from app.rooms.ports import Player
+from app.rooms.tournaments import Director
 from app.settings import Settings
 
 
@@ -61,6 +62,7 @@ class Services:
     quickplay: Matchmaker
     revoked: Callable[[], None]
     """Tell the open sockets that a token stopped working (``app.transport.revocation``)."""
+    tournaments: Director
 
 
 def get_services(request: Request) -> Services:

@@ -522,3 +522,62 @@ class Announcement(Base):
     """The same in other languages, by language code (``{"fr": "…"}``), for those readers."""
     made_at: Mapped[datetime] = mapped_column(default=utcnow)
     until: Mapped[datetime | None]
+
+
+class Tournament(Base):
+    """A knockout tournament (``app.rooms.tournaments``): people enter while it is
+    ``registering``, its host starts it (``playing``: units drawn, the first round's tables
+    open) and it is ``finished`` once its final is won (``champion``: the winning unit), or
+    ``cancelled`` by its host before it starts."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(32))
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    size: Mapped[int]
+    """The most entrants it takes."""
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    champion: Mapped[int | None]
+
+
+class TournamentEntry(Base):
+    """A player entered in a tournament, and the unit (the side they play as, alone or with a
+    drawn partner) the start drew them into. Erasure keeps an entry of a started tournament
+    without its name, as a match's seat."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(64))
+    unit: Mapped[int | None]
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentMatch(Base):
+    """One match of a tournament's bracket (``app.rooms.bracket``): unit ``a`` on the game's
+    first side against unit ``b`` (None: a bye, won by ``a`` as it is made), at the table
+    ``room_code`` once one is open; ``winner`` (a unit), the sides' ``scores`` and the stored
+    match (``match_id``) once it is played."""
+
+    __tablename__ = "tournament_matches"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(primary_key=True)
+    slot: Mapped[int] = mapped_column(primary_key=True)
+    unit_a: Mapped[int]
+    unit_b: Mapped[int | None]
+    room_code: Mapped[str | None] = mapped_column(String(32), index=True)
+    match_id: Mapped[str | None] = mapped_column(String(32))
+    winner: Mapped[int | None]
+    scores: Mapped[list[Any] | None] = mapped_column(JSON)

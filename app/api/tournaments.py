@@ -1,0 +1,220 @@
+"""Knockout tournaments over REST (``app.rooms.tournaments``): list and create them, enter and
+withdraw, and for the host start or cancel one; reading one moves it on (docs/protocol.md §10).
+
+A tournament's tables are private rooms: a table's code is shown only to the players who play
+at it (``you.table``), as a private room's code is a capability — others follow the bracket's
+results, not the table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+from pydantic import BaseModel, Field, field_validator
+
+from app.api.bodies import Body
+from app.api.errors import responses
+from app.api.paths import HEX
+from app.api.players import clean_name
+from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
+from app.api.suspension import Unsuspended
+from app.rooms.ports import Player
+from app.rooms.tournaments import MAX_ENTRANTS, Tournament
+
+router = APIRouter(
+    prefix="/api/tournaments", tags=["tournaments"], responses=responses(401, 413, 422)
+)
+
+TournamentId = Annotated[str, Path(pattern=HEX, description="A tournament's id (16 hex digits).")]
+
+
+class TournamentIn(Body):
+    name: str = Field(max_length=200, examples=["Friday cup"])
+    preset: str = Field(default="bulgarian", max_length=32)
+    size: int = Field(
+        default=8,
+        ge=2,
+        le=MAX_ENTRANTS,
+        description="The most entrants it takes (a game of partners: at least 3; partners are "
+        "drawn at the start, and an odd one out plays with a bot).",
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _valid(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class EntrantOut(BaseModel):
+    id: str
+    name: str | None = Field(description="None: a deleted player.")
+
+
+class TableOut(BaseModel):
+    round: int = Field(description="From 0; the last round is the final.")
+    slot: int
+    a: int = Field(description="The unit on the game's first side.")
+    b: int | None = Field(description="The unit on the second side; None: a bye, won by `a`.")
+    winner: int | None
+    scores: list[int] | None = Field(description="The sides' match points, `a`'s first.")
+    match_id: str | None = Field(description="The stored match (GET /api/matches/{id}).")
+    playing: bool = Field(description="Its table is open and its match not yet decided.")
+
+
+class YouOut(BaseModel):
+    entered: bool
+    unit: int | None
+    table: str | None = Field(
+        description="The code of the table where your unit plays now, for you alone."
+    )
+
+
+class TournamentOut(BaseModel):
+    id: str
+    name: str
+    preset: str
+    host: EntrantOut
+    size: int
+    status: str = Field(description="`registering`, `playing`, `finished` or `cancelled`.")
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    entrants: list[EntrantOut] = Field(description="In the order they entered.")
+    units: list[list[EntrantOut]] = Field(description="The drawn units, by number (from 0).")
+    rounds: int = Field(description="How many rounds the bracket plays (0 before the draw).")
+    tables: list[TableOut]
+    champion: int | None = Field(description="The unit that won the final.")
+    you: YouOut | None = Field(description="The reader's part in it (None: no token).")
+
+
+class TournamentsOut(BaseModel):
+    tournaments: list[TournamentOut]
+
+
+def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentOut:
+    """What anyone may read of ``tournament``, and what ``reader`` alone may."""
+    units = tournament.units
+    you = None
+    if reader is not None:
+        mine = next((e for e in tournament.entries if e.player_id == reader.id), None)
+        unit = None if mine is None else mine.unit
+        table = next(
+            (
+                t.room_code
+                for t in tournament.matches
+                if t.room_code is not None and t.winner is None and unit in (t.a, t.b)
+            ),
+            None,
+        )
+        you = YouOut(entered=mine is not None, unit=unit, table=table)
+    return TournamentOut(
+        id=tournament.id,
+        name=tournament.name,
+        preset=tournament.preset,
+        host=EntrantOut(id=tournament.host_id, name=tournament.host_name),
+        size=tournament.size,
+        status=tournament.status,
+        created_at=tournament.created_at,
+        started_at=tournament.started_at,
+        finished_at=tournament.finished_at,
+        entrants=[EntrantOut(id=e.player_id, name=e.name) for e in tournament.entries],
+        units=[
+            [EntrantOut(id=e.player_id, name=e.name) for e in units[unit]] for unit in sorted(units)
+        ],
+        rounds=tournament.rounds,
+        tables=[
+            TableOut(
+                round=t.round,
+                slot=t.slot,
+                a=t.a,
+                b=t.b,
+                winner=t.winner,
+                scores=None if t.scores is None else list(t.scores),
+                match_id=t.match_id,
+                playing=t.room_code is not None and t.winner is None,
+            )
+            for t in tournament.matches
+        ],
+        champion=tournament.champion,
+        you=you,
+    )
+
+
+@router.get("", response_model=TournamentsOut)
+async def listing(services: ServicesDep, viewer: ViewerDep) -> TournamentsOut:
+    """The tournaments taking entries and being played, the newest first, and those that
+    ended in the last week."""
+    found = await services.tournaments.listing()
+    return TournamentsOut(tournaments=[tournament_out(t, viewer) for t in found])
+
+
+# A tournament opens tables as it goes: its making takes from the address's allowance of new
+# rooms, as ``POST /api/rooms`` does.
+@router.post(
+    "",
+    status_code=201,
+    response_model=TournamentOut,
+    dependencies=[Unsuspended, SignedInCreationLimit],
+    responses=responses(403, 429),
+)
+async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -> TournamentOut:
+    """A new tournament taking entries, its host entered."""
+    made = await services.tournaments.create(player, body.name, body.preset, body.size)
+    return tournament_out(made, player)
+
+
+@router.get("/{tournament_id}", response_model=TournamentOut, responses=responses(404))
+async def read(
+    tournament_id: TournamentId, services: ServicesDep, viewer: ViewerDep
+) -> TournamentOut:
+    """The tournament as it stands (moved on first: the tables' results read, the next tables
+    opened). Ask every few seconds while it is played."""
+    return tournament_out(await services.tournaments.view(tournament_id), viewer)
+
+
+@router.post(
+    "/{tournament_id}/entry",
+    response_model=TournamentOut,
+    dependencies=[Unsuspended],
+    responses=responses(403, 404, 409),
+)
+async def enter(
+    tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """Enter it while it takes entries (twice changes nothing). 409 `tournament_closed`: it
+    started or was cancelled; `tournament_full`."""
+    return tournament_out(await services.tournaments.enter(tournament_id, player), player)
+
+
+@router.delete(
+    "/{tournament_id}/entry", response_model=TournamentOut, responses=responses(404, 409)
+)
+async def withdraw(
+    tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """Leave it before it starts. 409 `tournament_closed`: it started (your stand-in plays
+    your matches if you do not)."""
+    return tournament_out(await services.tournaments.withdraw(tournament_id, player.id), player)
+
+
+@router.post(
+    "/{tournament_id}/start", response_model=TournamentOut, responses=responses(403, 404, 409)
+)
+async def start(
+    tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """The host starts it: units drawn, the first round's tables opened. 403 `not_host`; 409
+    `tournament_closed`, `too_few_entrants`."""
+    return tournament_out(await services.tournaments.start(tournament_id, player.id), player)
+
+
+@router.post(
+    "/{tournament_id}/cancel", response_model=TournamentOut, responses=responses(403, 404, 409)
+)
+async def cancel(
+    tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """The host calls it off before it starts. 403 `not_host`; 409 `tournament_closed`."""
+    return tournament_out(await services.tournaments.cancel(tournament_id, player.id), player)

@@ -1,0 +1,354 @@
+"""Tournaments in the database (``app.rooms.tournaments.TournamentBook``).
+
+Each change is one transaction whose first write is conditional on the state it was decided
+from (a status, a match without its winner or its table), so that nodes or requests racing on
+one tournament change it once: the loser's write matches no row and it does nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Update, delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models as m
+from app.rooms.bracket import Pairing
+from app.rooms.errors import RoomError
+from app.rooms.ports import Player
+from app.rooms.tournaments import (
+    CANCELLED,
+    FINISHED,
+    PLAYING,
+    REGISTERING,
+    Entry,
+    Played,
+    TableMatch,
+    Tournament,
+)
+
+FINISHED_SHOWN_DAYS = 7
+"""How long a finished or cancelled tournament stays in the listing (it stays readable)."""
+
+
+def _unknown() -> RoomError:
+    return RoomError("unknown_tournament", "There is no such tournament.")
+
+
+def _closed() -> RoomError:
+    return RoomError("tournament_closed", "The tournament no longer takes entries.")
+
+
+def _tournament(
+    row: m.Tournament,
+    host_name: str | None,
+    entries: Sequence[m.TournamentEntry],
+    matches: Sequence[m.TournamentMatch],
+) -> Tournament:
+    return Tournament(
+        row.id,
+        row.name,
+        row.preset,
+        row.host_id,
+        host_name,
+        row.size,
+        row.status,
+        row.created_at,
+        row.started_at,
+        row.finished_at,
+        row.champion,
+        tuple(Entry(e.player_id, e.name, e.unit) for e in entries),
+        tuple(
+            TableMatch(
+                t.round,
+                t.slot,
+                t.unit_a,
+                t.unit_b,
+                t.room_code,
+                t.match_id,
+                t.winner,
+                None if t.scores is None else tuple(t.scores),
+            )
+            for t in matches
+        ),
+    )
+
+
+class SqlTournaments:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def create(
+        self, tournament_id: str, host: Player, name: str, preset: str, size: int
+    ) -> None:
+        async with self._sessions.begin() as session:
+            session.add(
+                m.Tournament(
+                    id=tournament_id,
+                    name=name,
+                    preset=preset,
+                    host_id=host.id,
+                    size=size,
+                    status=REGISTERING,
+                )
+            )
+            await session.flush()
+            session.add(
+                m.TournamentEntry(tournament_id=tournament_id, player_id=host.id, name=host.name)
+            )
+
+    async def load(self, tournament_id: str) -> Tournament | None:
+        async with self._sessions() as session:
+            row = await session.get(m.Tournament, tournament_id)
+            if row is None:
+                return None
+            return (await self._read(session, [row]))[0]
+
+    async def listing(self, limit: int) -> list[Tournament]:
+        since = datetime.now(UTC) - timedelta(days=FINISHED_SHOWN_DAYS)
+        async with self._sessions() as session:
+            rows = list(
+                await session.scalars(
+                    select(m.Tournament)
+                    .where(
+                        or_(
+                            m.Tournament.status.in_([REGISTERING, PLAYING]),
+                            m.Tournament.created_at >= since,
+                        )
+                    )
+                    .order_by(m.Tournament.created_at.desc(), m.Tournament.id)
+                    .limit(limit)
+                )
+            )
+            return await self._read(session, rows)
+
+    async def _read(self, session: AsyncSession, rows: Sequence[m.Tournament]) -> list[Tournament]:
+        """The tournaments of ``rows`` with their entries and matches: three queries for all."""
+        ids = [row.id for row in rows]
+        hosts = await session.execute(
+            select(m.Player.id, m.Player.name, m.Player.erased_at).where(
+                m.Player.id.in_({row.host_id for row in rows})
+            )
+        )
+        host_names = {i: None if erased else name for i, name, erased in hosts}
+        entries = await session.scalars(
+            select(m.TournamentEntry)
+            .where(m.TournamentEntry.tournament_id.in_(ids))
+            .order_by(m.TournamentEntry.joined_at, m.TournamentEntry.player_id)
+        )
+        matches = await session.scalars(
+            select(m.TournamentMatch)
+            .where(m.TournamentMatch.tournament_id.in_(ids))
+            .order_by(m.TournamentMatch.round, m.TournamentMatch.slot)
+        )
+        entries_of: dict[str, list[m.TournamentEntry]] = {i: [] for i in ids}
+        matches_of: dict[str, list[m.TournamentMatch]] = {i: [] for i in ids}
+        for entry in entries:
+            entries_of[entry.tournament_id].append(entry)
+        for match in matches:
+            matches_of[match.tournament_id].append(match)
+        return [
+            _tournament(row, host_names.get(row.host_id), entries_of[row.id], matches_of[row.id])
+            for row in rows
+        ]
+
+    async def _changed(self, session: AsyncSession, tournament_id: str, statement: Update) -> None:
+        """Run a conditional update of the tournament's row; if it matched nothing, say why."""
+        result = await session.execute(statement.where(m.Tournament.id == tournament_id))
+        if result.rowcount == 1:  # type: ignore[attr-defined]
+            return
+        row = await session.get(m.Tournament, tournament_id)
+        if row is None:
+            raise _unknown()
+        raise _closed()
+
+    async def enter(self, tournament_id: str, player: Player) -> None:
+        async with self._sessions.begin() as session:
+            # Touching the row first serialises the entries (PostgreSQL locks it until the
+            # commit; SQLite has one writer): two last entries cannot both fit.
+            await self._changed(
+                session,
+                tournament_id,
+                update(m.Tournament)
+                .where(m.Tournament.status == REGISTERING)
+                .values(status=REGISTERING),
+            )
+            if await session.get(m.TournamentEntry, (tournament_id, player.id)) is not None:
+                return
+            size = await session.scalar(
+                select(m.Tournament.size).where(m.Tournament.id == tournament_id)
+            )
+            entered = await session.scalar(
+                select(func.count())
+                .select_from(m.TournamentEntry)
+                .where(m.TournamentEntry.tournament_id == tournament_id)
+            )
+            if size is not None and entered is not None and entered >= size:
+                raise RoomError("tournament_full", "The tournament has all the entrants it takes.")
+            session.add(
+                m.TournamentEntry(
+                    tournament_id=tournament_id, player_id=player.id, name=player.name
+                )
+            )
+
+    async def withdraw(self, tournament_id: str, player_id: str) -> None:
+        async with self._sessions.begin() as session:
+            await self._changed(
+                session,
+                tournament_id,
+                update(m.Tournament)
+                .where(m.Tournament.status == REGISTERING)
+                .values(status=REGISTERING),
+            )
+            await session.execute(
+                delete(m.TournamentEntry).where(
+                    m.TournamentEntry.tournament_id == tournament_id,
+                    m.TournamentEntry.player_id == player_id,
+                )
+            )
+
+    async def _host_only(self, session: AsyncSession, tournament_id: str, host_id: str) -> None:
+        row = await session.get(m.Tournament, tournament_id)
+        if row is None:
+            raise _unknown()
+        if row.host_id != host_id:
+            raise RoomError("not_host", "Only the tournament's host may do that.")
+
+    async def cancel(self, tournament_id: str, host_id: str) -> None:
+        async with self._sessions.begin() as session:
+            await self._host_only(session, tournament_id, host_id)
+            await self._changed(
+                session,
+                tournament_id,
+                update(m.Tournament)
+                .where(m.Tournament.status == REGISTERING)
+                .values(status=CANCELLED, finished_at=datetime.now(UTC)),
+            )
+
+    async def start(
+        self,
+        tournament_id: str,
+        host_id: str,
+        draw: Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]],
+    ) -> None:
+        async with self._sessions.begin() as session:
+            await self._host_only(session, tournament_id, host_id)
+            await self._changed(
+                session,
+                tournament_id,
+                update(m.Tournament)
+                .where(m.Tournament.status == REGISTERING)
+                .values(status=PLAYING, started_at=datetime.now(UTC)),
+            )
+            entrants = list(
+                await session.scalars(
+                    select(m.TournamentEntry.player_id)
+                    .where(m.TournamentEntry.tournament_id == tournament_id)
+                    .order_by(m.TournamentEntry.joined_at, m.TournamentEntry.player_id)
+                )
+            )
+            unit_of, pairings = draw(entrants)  # may refuse: the transaction is rolled back
+            for player_id, unit in unit_of.items():
+                await session.execute(
+                    update(m.TournamentEntry)
+                    .where(
+                        m.TournamentEntry.tournament_id == tournament_id,
+                        m.TournamentEntry.player_id == player_id,
+                    )
+                    .values(unit=unit)
+                )
+            session.add_all(_match_rows(tournament_id, pairings))
+
+    async def played(self, tournament_id: str) -> list[Played]:
+        tables = m.TournamentMatch
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(tables.round, tables.slot, m.Match.id, m.Match.winner, m.Match.scoresheet)
+                .join(m.Room, m.Room.code == tables.room_code)
+                .join(m.Match, m.Match.room_id == m.Room.id)
+                .where(
+                    tables.tournament_id == tournament_id,
+                    tables.winner.is_(None),
+                    m.Match.finished,
+                    m.Match.winner.is_not(None),
+                )
+                .order_by(m.Match.started_at, m.Match.id)
+            )
+            first: dict[tuple[int, int], Played] = {}
+            for round_, slot, match_id, winner, scoresheet in rows:
+                scores = tuple(int(s) for s in (scoresheet or {}).get("scores", ()))
+                first.setdefault((round_, slot), Played(round_, slot, match_id, winner, scores))
+            return list(first.values())
+
+    async def decide(self, tournament_id: str, played: Played, winner: int) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                _undecided(tournament_id, played.round, played.slot).values(
+                    winner=winner, match_id=played.match_id, scores=list(played.scores)
+                )
+            )
+
+    async def walk_over(self, tournament_id: str, round_: int, slot: int, winner: int) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(_undecided(tournament_id, round_, slot).values(winner=winner))
+
+    async def add(self, tournament_id: str, pairings: Sequence[Pairing]) -> None:
+        try:
+            async with self._sessions.begin() as session:
+                session.add_all(_match_rows(tournament_id, pairings))
+        except IntegrityError:  # made by another node meanwhile: the next pass reads them
+            pass
+
+    async def seat(self, tournament_id: str, round_: int, slot: int, room_code: str) -> bool:
+        async with self._sessions.begin() as session:
+            result = await session.execute(
+                _undecided(tournament_id, round_, slot)
+                .where(m.TournamentMatch.room_code.is_(None))
+                .values(room_code=room_code)
+            )
+            return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+    async def finish(self, tournament_id: str, champion: int) -> None:
+        async with self._sessions.begin() as session:
+            await session.execute(
+                update(m.Tournament)
+                .where(m.Tournament.id == tournament_id, m.Tournament.status == PLAYING)
+                .values(status=FINISHED, champion=champion, finished_at=datetime.now(UTC))
+            )
+
+    async def playing(self) -> list[str]:
+        async with self._sessions() as session:
+            return list(
+                await session.scalars(
+                    select(m.Tournament.id)
+                    .where(m.Tournament.status == PLAYING)
+                    .order_by(m.Tournament.started_at)
+                )
+            )
+
+
+def _undecided(tournament_id: str, round_: int, slot: int) -> Update:
+    """An update of the match at ``(round_, slot)`` while it has no winner."""
+    return update(m.TournamentMatch).where(
+        m.TournamentMatch.tournament_id == tournament_id,
+        m.TournamentMatch.round == round_,
+        m.TournamentMatch.slot == slot,
+        m.TournamentMatch.winner.is_(None),
+    )
+
+
+def _match_rows(tournament_id: str, pairings: Sequence[Pairing]) -> list[m.TournamentMatch]:
+    """The bracket's new matches; a bye is won by its one unit as it is made."""
+    return [
+        m.TournamentMatch(
+            tournament_id=tournament_id,
+            round=p.round,
+            slot=p.slot,
+            unit_a=p.a,
+            unit_b=p.b,
+            winner=p.a if p.b is None else None,
+        )
+        for p in pairings
+    ]

@@ -1,0 +1,380 @@
+"""Knockout tournaments: people enter one, its host starts it, and the server draws the units
+(``app.rooms.bracket``), opens a table for each match of the bracket, reads each table's result
+as its match is stored, and sends the winners on until the final is won.
+
+A tournament is in the database (``TournamentBook``), not in a process: any node of a cluster
+answers for it, and every step is a conditional write, so two nodes (or two requests) advancing
+the same tournament at once make each match and each table once. A table is a private room
+opened like a quick-play table: the units seated on the game's two sides, bots in the seats
+nobody fills, begun at once with the turn clock on, so that an absent player's stand-in plays
+and every match ends. A step that fails (a table that could not open, the database away) is
+tried again by the next round of ``advance``: every node runs one every
+``BELOTE_TOURNAMENT_SWEEP_SECONDS`` for the tournaments being played, at once when one of its
+rooms ends a match, and whenever a tournament is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from app.rooms.bracket import MIN_UNITS, Pairing, draw_units, first_round, next_pairings, rounds_of
+from app.rooms.errors import RoomElsewhere, RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import Player
+from app.rooms.room import WAITING
+from app.rules import PRESETS, Ruleset
+
+log = logging.getLogger(__name__)
+
+MAX_ENTRANTS = 32
+"""The most entrants a tournament takes: five rounds for singles, four for drawn pairs."""
+
+REGISTERING, PLAYING, FINISHED, CANCELLED = "registering", "playing", "finished", "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    player_id: str
+    name: str | None
+    """None: the player was erased since (the client says "Deleted player")."""
+    unit: int | None
+    """The unit the start drew them into; None before."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableMatch:
+    """A match of the bracket (``app.db.models.TournamentMatch``)."""
+
+    round: int
+    slot: int
+    a: int
+    b: int | None
+    room_code: str | None
+    match_id: str | None
+    winner: int | None
+    scores: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: str
+    name: str
+    preset: str
+    host_id: str
+    host_name: str | None
+    """None: the host was erased since."""
+    size: int
+    status: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    champion: int | None
+    entries: tuple[Entry, ...]
+    matches: tuple[TableMatch, ...]
+
+    @property
+    def units(self) -> dict[int, list[Entry]]:
+        """The drawn units' players, by unit."""
+        units: dict[int, list[Entry]] = {}
+        for entry in self.entries:
+            if entry.unit is not None:
+                units.setdefault(entry.unit, []).append(entry)
+        return units
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the bracket plays (0 before the draw)."""
+        return rounds_of(len(self.units)) if self.units else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A table's stored result: the first match its room finished."""
+
+    round: int
+    slot: int
+    match_id: str
+    winner_side: int
+    scores: tuple[int, ...]
+
+
+class TournamentBook(Protocol):
+    """Where tournaments are kept (``app.db.tournaments``). Every change is conditional on the
+    state it was decided from, so that it happens once whoever tries it."""
+
+    async def create(
+        self, tournament_id: str, host: Player, name: str, preset: str, size: int
+    ) -> None:
+        """Store a registering tournament with its host entered."""
+
+    async def load(self, tournament_id: str) -> Tournament | None: ...
+
+    async def listing(self, limit: int) -> list[Tournament]:
+        """The tournaments registering and being played, and the last finished ones."""
+
+    async def enter(self, tournament_id: str, player: Player) -> None:
+        """``unknown_tournament``, ``tournament_closed`` (not registering), ``tournament_full``;
+        entering twice changes nothing."""
+
+    async def withdraw(self, tournament_id: str, player_id: str) -> None:
+        """``unknown_tournament``, ``tournament_closed``; not entered changes nothing."""
+
+    async def cancel(self, tournament_id: str, host_id: str) -> None:
+        """``unknown_tournament``, ``not_host``, ``tournament_closed``."""
+
+    async def start(
+        self,
+        tournament_id: str,
+        host_id: str,
+        draw: Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]],
+    ) -> None:
+        """Move a registering tournament to playing: ``draw`` (of the entrants' ids, in the
+        order they entered) gives each their unit and the first round. ``unknown_tournament``,
+        ``not_host``, ``tournament_closed``; ``draw`` may refuse (``too_few_entrants``)."""
+
+    async def played(self, tournament_id: str) -> list[Played]:
+        """The results of the tournament's undecided tables whose rooms finished a match."""
+
+    async def decide(self, tournament_id: str, played: Played, winner: int) -> None:
+        """Record a table's result, unless it is recorded already."""
+
+    async def add(self, tournament_id: str, pairings: Sequence[Pairing]) -> None:
+        """Add the bracket's next matches (a bye is won as it is added), unless added already."""
+
+    async def seat(self, tournament_id: str, round_: int, slot: int, room_code: str) -> bool:
+        """Name a match's table, unless one is named already (then False)."""
+
+    async def walk_over(self, tournament_id: str, round_: int, slot: int, winner: int) -> None:
+        """A match nobody can play (no one of either unit may sit): ``winner`` goes on."""
+
+    async def finish(self, tournament_id: str, champion: int) -> None: ...
+
+    async def playing(self) -> list[str]:
+        """The ids of the tournaments being played."""
+
+
+def side_size(preset: str) -> int:
+    """How many players a unit of the game has; ``bad_rules`` for a game a knockout cannot
+    play. A knockout needs a game of two sides: Bulgarian for three, where each of three
+    players scores alone, has no single winner of a table to send on."""
+    if preset not in PRESETS:
+        raise RoomError("bad_rules", f"Presets are {', '.join(PRESETS)}.")
+    sides = Ruleset.from_dict({"preset": preset}).sides
+    if len(sides) != 2:
+        raise RoomError("bad_rules", "A tournament is played by a game of two sides.")
+    return len(sides[0])
+
+
+def drawer(
+    side_size: int, rng: random.Random
+) -> Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]]:
+    """The start's draw for a game whose sides seat ``side_size``: units at random, the bracket
+    seeded in the draw's order."""
+
+    def draw(entrants: Sequence[str]) -> tuple[dict[str, int], list[Pairing]]:
+        units = draw_units(entrants, side_size, rng)
+        if len(units) < MIN_UNITS:
+            raise RoomError(
+                "too_few_entrants",
+                f"A tournament needs at least {side_size + 1} entrants to start.",
+            )
+        unit_of = {player: unit for unit, players in enumerate(units) for player in players}
+        return unit_of, first_round(len(units))
+
+    return draw
+
+
+class Director:
+    def __init__(
+        self,
+        book: TournamentBook,
+        rooms: RoomManager,
+        *,
+        turn_seconds: float,
+        sweep_seconds: float,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._book = book
+        self._rooms = rooms
+        self._turn_seconds = turn_seconds
+        self._sweep_seconds = sweep_seconds
+        self._rng = rng or random.SystemRandom()
+        self._poked = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()  # this node advances one tournament at a time
+
+    async def create(self, host: Player, name: str, preset: str, size: int) -> Tournament:
+        least = side_size(preset) * (MIN_UNITS - 1) + 1
+        if not least <= size <= MAX_ENTRANTS:
+            raise RoomError(
+                "bad_request", f"A tournament takes {least} to {MAX_ENTRANTS} entrants."
+            )
+        tournament_id = secrets.token_hex(8)
+        await self._book.create(tournament_id, host, name, preset, size)
+        return await self.view(tournament_id)
+
+    async def view(self, tournament_id: str) -> Tournament:
+        """The tournament, advanced first if it is being played."""
+        tournament = await self._book.load(tournament_id)
+        if tournament is None:
+            raise RoomError("unknown_tournament", "There is no such tournament.")
+        if tournament.status != PLAYING:
+            return tournament
+        try:
+            return await self.advance(tournament_id)
+        except Exception:  # a table that could not open now: the reader sees where it stands
+            log.exception("tournament %s: advancing it failed", tournament_id)
+            return tournament
+
+    async def listing(self, limit: int = 50) -> list[Tournament]:
+        return await self._book.listing(limit)
+
+    async def enter(self, tournament_id: str, player: Player) -> Tournament:
+        await self._book.enter(tournament_id, player)
+        return await self.view(tournament_id)
+
+    async def withdraw(self, tournament_id: str, player_id: str) -> Tournament:
+        await self._book.withdraw(tournament_id, player_id)
+        return await self.view(tournament_id)
+
+    async def cancel(self, tournament_id: str, host_id: str) -> Tournament:
+        await self._book.cancel(tournament_id, host_id)
+        return await self.view(tournament_id)
+
+    async def start(self, tournament_id: str, host_id: str) -> Tournament:
+        tournament = await self._book.load(tournament_id)
+        if tournament is None:
+            raise RoomError("unknown_tournament", "There is no such tournament.")
+        draw = drawer(side_size(tournament.preset), self._rng)
+        await self._book.start(tournament_id, host_id, draw)
+        return await self.view(tournament_id)
+
+    async def advance(self, tournament_id: str) -> Tournament:
+        """Take the tournament as far as what is decided allows: the tables' results read, the
+        next matches made, their tables opened, the champion named."""
+        async with self._lock:
+            while True:
+                tournament = await self._book.load(tournament_id)
+                if tournament is None:
+                    raise RoomError("unknown_tournament", "There is no such tournament.")
+                if tournament.status != PLAYING:
+                    return tournament
+                if not await self._step(tournament):
+                    return tournament
+
+    async def _step(self, tournament: Tournament) -> bool:
+        """One pass of ``advance``; whether it changed anything."""
+        by_slot = {(t.round, t.slot): t for t in tournament.matches}
+        changed = False
+        for played in await self._book.played(tournament.id):
+            table = by_slot[(played.round, played.slot)]
+            winner = table.a if played.winner_side == 0 else table.b
+            if winner is not None:
+                await self._book.decide(tournament.id, played, winner)
+                changed = True
+        if changed:
+            return True
+        winners = {(t.round, t.slot): t.winner for t in tournament.matches if t.winner is not None}
+        final = (tournament.rounds - 1, 0)
+        if final in winners:
+            await self._book.finish(tournament.id, winners[final])
+            return True
+        pairings = next_pairings(winners, set(by_slot))
+        if pairings:
+            await self._book.add(tournament.id, pairings)
+            return True
+        for table in tournament.matches:
+            if table.b is None or table.winner is not None:
+                continue
+            if table.room_code is None:
+                changed = await self._open_table(tournament, table) or changed
+            else:
+                await self._begun(tournament, table.room_code)
+        return changed
+
+    async def _begun(self, tournament: Tournament, code: str) -> None:
+        """A table whose beginning failed (the database away a moment) begins now: nobody
+        may be there to start it. Another node's table is that node's to look after."""
+        try:
+            room = await self._rooms.get(code)
+        except RoomElsewhere:
+            return
+        if room is not None and room.status == WAITING and room.match is None:
+            log.info("tournament %s: table %s begins late", tournament.id, code)
+            with contextlib.suppress(RoomError):  # begun meanwhile
+                await room.begin(room.config.host_id, fill_with_bots=True)
+
+    async def _open_table(self, tournament: Tournament, table: TableMatch) -> bool:
+        """Open the match's table (as ``Matchmaker`` does): a private room with unit ``a`` on
+        the first side and ``b`` on the second, bots in the seats nobody fills, begun at once.
+        Should another node have named a table for the match meanwhile, this one never begins
+        and its players leave it."""
+        assert table.b is not None
+        units = tournament.units
+        sides = Ruleset.from_dict({"preset": tournament.preset}).sides
+        plan: list[tuple[int, Entry]] = []
+        for side, unit in zip(sides, (table.a, table.b), strict=True):
+            players = [e for e in units.get(unit, []) if e.name is not None]
+            players = [e for e in players if not self._rooms.suspensions.holds(e.player_id)]
+            plan.extend(zip(side, players, strict=False))
+        if not plan:
+            await self._book.walk_over(tournament.id, table.round, table.slot, table.a)
+            return True
+        (host_seat, host), *others = plan
+        assert host.name is not None
+        room = await self._rooms.create(
+            host.player_id,
+            host.name,
+            {"preset": tournament.preset, "house_rules": {}},
+            target=None,
+            public=False,
+            turn_seconds=self._turn_seconds,
+            host_seat=host_seat,
+        )
+        for seat, entry in others:
+            assert entry.name is not None
+            try:
+                await room.sit(entry.player_id, entry.name, seat)
+            except RoomError:
+                log.exception("tournament %s: a seat at table %s", tournament.id, room.config.code)
+        if not await self._book.seat(tournament.id, table.round, table.slot, room.config.code):
+            for _seat, entry in plan:
+                with contextlib.suppress(RoomError):
+                    await room.leave(entry.player_id)
+            return False
+        # Should the beginning fail, the players find their table waiting, and may start it.
+        await room.begin(host.player_id, fill_with_bots=True)
+        return True
+
+    def poke(self) -> None:
+        """A match ended somewhere on this node: the next round comes now, not at its time."""
+        self._poked.set()
+
+    def start_sweeping(self) -> None:
+        self._task = asyncio.create_task(self._sweep(), name="tournaments")
+
+    async def _sweep(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), self._sweep_seconds)
+            self._poked.clear()
+            try:
+                for tournament_id in await self._book.playing():
+                    await self.advance(tournament_id)
+            except Exception:  # the next round tries again
+                log.exception("advancing the tournaments failed")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

@@ -1,0 +1,246 @@
+"""Knockout tournaments over REST (docs/protocol.md §10): entered, started by the host, the
+units drawn, each match of the bracket played at a table the server opens (byes won without
+one), the winners sent on until the final names a champion. A table's code is shown to its
+own players alone. Refusals change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from tests.api.test_ratings_quickplay import code_of
+from tests.conftest import Guest, Server, new_guest, ws_client
+
+T = "/api/tournaments"
+
+
+async def read(http: httpx.AsyncClient, tournament_id: str, who: Guest | None = None) -> Any:
+    answer = await http.get(f"{T}/{tournament_id}", headers=None if who is None else who.auth)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+async def made(http: httpx.AsyncClient, host: Guest, **body: Any) -> Any:
+    answer = await http.post(T, json={"name": "Friday cup", **body}, headers=host.auth)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+async def entered(http: httpx.AsyncClient, tournament_id: str, guests: list[Guest]) -> None:
+    for guest in guests:
+        answer = await http.post(f"{T}/{tournament_id}/entry", headers=guest.auth)
+        assert answer.status_code == 200, answer.text
+
+
+async def concede_at(server: Server, code: str, guest: Guest) -> None:
+    """``guest`` gives the match at their table up (their side loses it)."""
+    async with ws_client(server, code, guest.token) as client:
+        reply = await client.reply(await client.send("concede", {"on": True}))
+        assert reply["t"] == "ack", reply
+
+
+async def play_round(
+    http: httpx.AsyncClient, server: Server, tournament_id: str, guests: dict[str, Guest]
+) -> list[tuple[int, int | None]]:
+    """Every table being played is lost by its second side (``b``); the units that met."""
+    state = await read(http, tournament_id)
+    met = []
+    for table in [t for t in state["tables"] if t["playing"]]:
+        loser = state["units"][table["b"]][0]["id"]
+        you = (await read(http, tournament_id, guests[loser]))["you"]
+        assert you["unit"] == table["b"] and you["table"] is not None
+        await concede_at(server, you["table"], guests[loser])
+        met.append((table["a"], table["b"]))
+    return met
+
+
+async def until(http: httpx.AsyncClient, tournament_id: str, done: Any) -> Any:
+    """The tournament once ``done(state)``: each read moves it on (a wait for the server's
+    work, bounded, not a race)."""
+    for _ in range(200):
+        state = await read(http, tournament_id)
+        if done(state):
+            return state
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the tournament did not get there: {state}")
+
+
+async def test_a_knockout_of_five_is_played_to_its_champion(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve")
+    guests = [await new_guest(http, n) for n in names]
+    by_id = {g.id: g for g in guests}
+    host, *others = guests
+    tournament = await made(http, host, preset="bulgarian2", size=8)
+    assert tournament["status"] == "registering"
+    assert [e["id"] for e in tournament["entrants"]] == [host.id]  # the host is entered
+    await entered(http, tournament["id"], others)
+    started = await http.post(f"{T}/{tournament['id']}/start", headers=host.auth)
+    assert started.status_code == 200, started.text
+    state = await read(http, tournament["id"])
+    assert state["status"] == "playing" and state["rounds"] == 3  # 5 units: a bracket of 8
+    assert sorted(u[0]["id"] for u in state["units"]) == sorted(by_id)
+    first = [t for t in state["tables"] if t["round"] == 0]
+    byes = [t for t in first if t["b"] is None]
+    assert len(first) == 4 and len(byes) == 3
+    assert all(t["winner"] == t["a"] and not t["playing"] for t in byes)
+    # The byes are spread by the seeding order: two of them meet at once in round 1, the third
+    # waits for the winner of round 0's only match.
+    second = [(t["a"], t["b"]) for t in state["tables"] if t["round"] == 1]
+    assert second == [(1, 2)]
+    assert (await play_round(http, server, state["id"], by_id)) == [(3, 4), (1, 2)]
+    state = await until(http, state["id"], lambda s: len(s["tables"]) == 6)
+    assert [(t["a"], t["b"]) for t in state["tables"] if t["round"] == 1] == [(0, 3), (1, 2)]
+    played = {(t["round"], t["slot"]): t for t in state["tables"]}
+    assert played[0, 1]["winner"] == 3 and played[0, 1]["match_id"] is not None
+    assert played[0, 1]["scores"] is not None and played[1, 1]["winner"] == 1
+    await play_round(http, server, state["id"], by_id)
+    state = await until(http, state["id"], lambda s: len(s["tables"]) == 7)
+    final = state["tables"][-1]
+    assert (final["round"], final["a"], final["b"]) == (2, 0, 1)
+    await play_round(http, server, state["id"], by_id)
+    state = await until(http, state["id"], lambda s: s["status"] == "finished")
+    assert state["champion"] == 0 and state["tables"][-1]["winner"] == 0
+    # Each match is a stored match of the history, read by its players (a private room's).
+    champion = by_id[state["units"][0][0]["id"]]
+    path = f"/api/matches/{state['tables'][-1]['match_id']}"
+    match = await http.get(path, headers=champion.auth)
+    assert match.status_code == 200, match.text
+    assert match.json()["winner"] == 0
+    assert code_of(await http.get(path)) == (404, "unknown_match")
+    listed = (await http.get(T)).json()["tournaments"]
+    assert [t["status"] for t in listed if t["id"] == state["id"]] == ["finished"]
+
+
+async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, server: Server) -> None:
+    """A tournament's tables are private rooms: the bracket says who plays whom, but the code
+    of a table reaches only those who sit at it (docs/protocol.md §10)."""
+    ann, bob, cy, dee, zed = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Zed")]
+    tournament = await made(http, ann, preset="bulgarian2", size=4)
+    await entered(http, tournament["id"], [bob, cy, dee])
+    assert (await http.post(f"{T}/{tournament['id']}/start", headers=ann.auth)).is_success
+    table_of = {}
+    for player in (ann, bob, cy, dee):
+        you = (await read(http, tournament["id"], player))["you"]
+        assert you["entered"] and you["table"] is not None
+        table_of[player.id] = you["table"]
+    codes = set(table_of.values())
+    assert len(codes) == 2  # two tables of two
+    seen = [
+        (await http.get(f"{T}/{tournament['id']}")).text,
+        (await http.get(f"{T}/{tournament['id']}", headers=zed.auth)).text,
+        (await http.get(T)).text,
+        (await http.get(T, headers=zed.auth)).text,
+    ]
+    for text in seen:
+        assert not any(code in text for code in codes)
+    mine = (await http.get(T, headers=ann.auth)).text  # the listing says hers to her alone
+    assert [code for code in codes if code in mine] == [table_of[ann.id]]
+    assert (await read(http, tournament["id"], zed))["you"] == {
+        "entered": False,
+        "unit": None,
+        "table": None,
+    }
+    # Nor does the lobby list them.
+    lobby = (await http.get("/api/rooms")).text
+    assert not any(code in lobby for code in codes)
+
+
+async def test_partners_are_drawn_and_an_odd_one_out_plays_with_a_bot(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    guests = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    host, *others = guests
+    tournament = await made(http, host, preset="bulgarian", size=6)
+    await entered(http, tournament["id"], others)
+    assert (await http.post(f"{T}/{tournament['id']}/start", headers=host.auth)).is_success
+    state = await read(http, tournament["id"])
+    assert sorted(len(u) for u in state["units"]) == [1, 2, 2]
+    (table,) = [t for t in state["tables"] if t["playing"]]
+    by_id = {g.id: g for g in guests}
+    player = by_id[state["units"][table["a"]][0]["id"]]
+    code = (await read(http, tournament["id"], player))["you"]["table"]
+    room = (await http.get(f"/api/rooms/{code}", headers=player.auth)).json()["room"]
+    assert room["status"] == "playing" and room["public"] is False
+    seated = {s["seat"]: s for s in room["seats"]}
+    for unit, side in ((table["a"], (0, 2)), (table["b"], (1, 3))):
+        ids = [e["id"] for e in state["units"][unit]]
+        humans = [seated[s]["player"]["id"] for s in side if seated[s]["player"] is not None]
+        assert humans == ids  # partners across the table (BG-9), a bot for the odd one out
+        assert all(seated[s]["bot"] is not None for s in side[len(ids) :])
+
+
+async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
+    ann, bob, cy, zed = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Zed")]
+    for body, refusal in (
+        ({"preset": "bulgarian3"}, (422, "bad_rules")),  # three sides: no one winner a table
+        ({"preset": "bridge"}, (422, "bad_rules")),
+        ({"preset": "bulgarian", "size": 2}, (422, "bad_request")),  # one pair: no final
+        ({"preset": "bulgarian2", "size": 33}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "name": "  "}, (422, "bad_request")),
+    ):
+        answer = await http.post(T, json={"name": "Cup", **body}, headers=ann.auth)
+        assert code_of(answer) == refusal, body
+    assert (await http.get(T)).json()["tournaments"] == []
+    assert code_of(await http.post(T, json={"name": "Cup"})) == (401, "not_authenticated")
+    tournament = await made(http, ann, preset="bulgarian2", size=2)
+    tid = tournament["id"]
+    assert code_of(await http.post(f"{T}/{tid}/start", headers=ann.auth)) == (
+        409,
+        "too_few_entrants",
+    )
+    await entered(http, tid, [bob])
+    await entered(http, tid, [bob])  # twice: nothing more
+    assert code_of(await http.post(f"{T}/{tid}/entry", headers=cy.auth)) == (
+        409,
+        "tournament_full",
+    )
+    assert code_of(await http.post(f"{T}/{tid}/start", headers=bob.auth)) == (403, "not_host")
+    assert code_of(await http.post(f"{T}/{tid}/cancel", headers=bob.auth)) == (403, "not_host")
+    for path in (f"{T}/0123456789abcdef", f"{T}/0123456789abcdef/entry"):
+        assert code_of(
+            await http.get(path) if "entry" not in path else await http.post(path, headers=cy.auth)
+        ) == (404, "unknown_tournament")
+    assert code_of(await http.get(f"{T}/not-hex!")) == (422, "bad_request")
+    state = await read(http, tid)
+    assert (state["status"], [e["id"] for e in state["entrants"]]) == (
+        "registering",
+        [ann.id, bob.id],
+    )
+    assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
+    for answer in (
+        await http.post(f"{T}/{tid}/entry", headers=zed.auth),
+        await http.delete(f"{T}/{tid}/entry", headers=bob.auth),
+        await http.post(f"{T}/{tid}/start", headers=ann.auth),
+        await http.post(f"{T}/{tid}/cancel", headers=ann.auth),
+    ):
+        assert code_of(answer) == (409, "tournament_closed")
+    state = await read(http, tid)
+    assert state["status"] == "playing" and len(state["entrants"]) == 2
+
+
+async def test_withdrawing_and_cancelling_before_the_start(http: httpx.AsyncClient) -> None:
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    tid = (await made(http, ann, preset="french", size=4))["id"]
+    await entered(http, tid, [bob])
+    left = await http.delete(f"{T}/{tid}/entry", headers=bob.auth)
+    assert left.status_code == 200 and [e["id"] for e in left.json()["entrants"]] == [ann.id]
+    cancelled = await http.post(f"{T}/{tid}/cancel", headers=ann.auth)
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert code_of(await http.post(f"{T}/{tid}/entry", headers=bob.auth)) == (
+        409,
+        "tournament_closed",
+    )
+
+
+async def test_two_last_entries_at_once_fit_once(http: httpx.AsyncClient) -> None:
+    """The entries are serialised on the tournament's row: two people taking its last place
+    at the same moment cannot both have it."""
+    ann, *rest = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    tid = (await made(http, ann, preset="bulgarian2", size=3))["id"]
+    answers = await asyncio.gather(*(http.post(f"{T}/{tid}/entry", headers=g.auth) for g in rest))
+    assert sorted(a.status_code for a in answers) == [200, 200, 409, 409]
+    assert len((await read(http, tid))["entrants"]) == 3
