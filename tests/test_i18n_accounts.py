@@ -32,6 +32,7 @@ def blocks() -> Iterator[tuple[str, str, str]]:
         "i18n-accounts.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
         "i18n-tables.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
         "i18n-rules.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
+        "i18n-tournaments.js": r"^  {lang}: \{{\n(.*?)^  \}},$",
     }
     for name, pattern in patterns.items():
         text = (JS / name).read_text()
@@ -75,7 +76,11 @@ def test_the_three_languages_have_the_same_words() -> None:
     keys = tables()
     assert set(keys) == {"en", "fr", "bg"} and len(keys["en"]) > 40
     assert keys["fr"] == keys["en"] and keys["bg"] == keys["en"]
-    for name in ("i18n-tables.js", "i18n-rules.js"):  # the other tables merged into i18n.js
+    for name in (
+        "i18n-tables.js",
+        "i18n-rules.js",
+        "i18n-tournaments.js",
+    ):  # the other tables merged into i18n.js
         table = sources()[name]
         assert table["fr"] == table["en"] and table["bg"] == table["en"], name
 

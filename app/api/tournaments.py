@@ -143,11 +143,11 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
 
 
 @router.get("", response_model=TournamentsOut)
-async def listing(services: ServicesDep, viewer: ViewerDep) -> TournamentsOut:
+async def listing(services: ServicesDep) -> TournamentsOut:
     """The tournaments taking entries and being played, the newest first, and those that
-    ended in the last week."""
+    ended in the last week; read by anyone, so each one's `you` is null (read one for yours)."""
     found = await services.tournaments.listing()
-    return TournamentsOut(tournaments=[tournament_out(t, viewer) for t in found])
+    return TournamentsOut(tournaments=[tournament_out(t, None) for t in found])
 
 
 # A tournament opens tables as it goes: its making takes from the address's allowance of new

@@ -22,7 +22,7 @@ from sqlalchemy import String, case, cast, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import friends, moderation
+from app.db import friends, moderation, tournaments
 from app.db import models as m
 from app.db.engine import upsert
 from app.db.players import hash_token
@@ -327,6 +327,7 @@ class Accounts:
             await session.execute(
                 update(m.MatchSeat).where(m.MatchSeat.player_id == player_id).values(name=None)
             )
+            await tournaments.forget(session, player_id)
             await _unname_removed(session, player_id)
             await session.execute(
                 update(m.Player)

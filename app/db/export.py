@@ -103,6 +103,21 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .order_by(m.RatingChange.at),
             ("match_id", "preset", "won", "before", "after", "at"),
         ),
+        "tournaments": await _rows(
+            session,
+            select(
+                m.Tournament.id,
+                m.Tournament.name,
+                m.Tournament.preset,
+                m.Tournament.status,
+                m.TournamentEntry.joined_at,
+                m.TournamentEntry.unit,
+            )
+            .join(m.TournamentEntry, m.TournamentEntry.tournament_id == m.Tournament.id)
+            .where(m.TournamentEntry.player_id == player_id)
+            .order_by(m.TournamentEntry.joined_at),
+            ("id", "name", "preset", "status", "entered_at", "unit"),
+        ),
         "play": await _rows(
             session,
             select(stats.c.preset, *(stats.c[name] for name in TALLY_COUNTERS))

@@ -352,3 +352,24 @@ def _match_rows(tournament_id: str, pairings: Sequence[Pairing]) -> list[m.Tourn
         )
         for p in pairings
     ]
+
+
+async def forget(session: AsyncSession, player_id: str) -> None:
+    """An erased player (``Accounts.erase``): out of the tournaments still taking entries, the
+    ones they host among them called off (nobody else may start them); in a started one their
+    entry stays, for the bracket, without its name (the client says "Deleted player")."""
+    registering = select(m.Tournament.id).where(m.Tournament.status == REGISTERING)
+    await session.execute(
+        update(m.Tournament)
+        .where(m.Tournament.host_id == player_id, m.Tournament.status == REGISTERING)
+        .values(status=CANCELLED, finished_at=datetime.now(UTC))
+    )
+    await session.execute(
+        delete(m.TournamentEntry).where(
+            m.TournamentEntry.player_id == player_id,
+            m.TournamentEntry.tournament_id.in_(registering),
+        )
+    )
+    await session.execute(
+        update(m.TournamentEntry).where(m.TournamentEntry.player_id == player_id).values(name=None)
+    )

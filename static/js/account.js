@@ -2,7 +2,7 @@
 // an existing account; a signed-in player changes the password, signs devices out, logs out,
 // or deletes the account for good.
 import { api, get, post } from "./api.js";
-import { confirmDialog, modalKey } from "./dialog.js";
+import { askFirst } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { forgetPlayer, getPlayer, setPlayer } from "./identity.js";
 import { t } from "./i18n.js";
@@ -135,23 +135,6 @@ function yourData(playerId) {
   return h("section", { class: "panel", id: "your-data" }, h("h2", { text: t("data_title") }), h("p", { class: "muted", text: t("data_explain") }), button);
 }
 
-/** The last question before erasing: true to go on. Escape, or the first button, keeps the
- * player, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does
- * not erase by accident. */
-function askToErase({ title, text, stay, go }) {
-  return new Promise((resolve) => {
-    const answer = (erase) => {
-      document.removeEventListener("keydown", modalKey);
-      dialog.remove();
-      resolve(erase);
-    };
-    const dialog = confirmDialog("erase", { title, text, stay, go, danger: true, close: () => answer(false), confirm: () => answer(true) });
-    document.addEventListener("keydown", modalKey);
-    document.body.append(dialog);
-    dialog.querySelector("#erase-stay").focus();
-  });
-}
-
 /** Erase the player (`DELETE` of `path`, with `body`), and this device starts afresh. */
 async function erase(path, body, done) {
   try {
@@ -175,7 +158,7 @@ function eraseForm(username) {
     t("erase_button"),
     async ({ password }) => {
       const words = { title: t("erase_confirm_title", { username }), text: t("erase_confirm_text"), stay: t("erase_keep"), go: t("erase_button") };
-      if (await askToErase(words)) await erase("/api/accounts/me", { password }, t("account_erased"));
+      if (await askFirst("erase", words)) await erase("/api/accounts/me", { password }, t("account_erased"));
     },
     { button: "danger" },
   );
@@ -190,7 +173,7 @@ function forgetButton(player) {
     text: t("forget_button"),
     onclick: async () => {
       const words = { title: t("forget_confirm_title", { name: player.name }), text: t("forget_confirm_text"), stay: t("forget_keep"), go: t("forget_button") };
-      if (!(await askToErase(words))) return;
+      if (!(await askFirst("erase", words))) return;
       try {
         await erase("/api/players/me", undefined, t("guest_forgotten"));
       } catch (error) {

@@ -26,6 +26,24 @@ export function confirmDialog(id, { title, text, stay, go, danger = false, datas
   );
 }
 
+/** The last question before a step that cannot be taken back (erasing an account, calling a
+ * tournament off): resolves to true to go on. Escape, or the first button, keeps things as they
+ * are, and Tab stays in the question (`modalKey`); it takes the focus, so that Enter does not go
+ * on by accident. */
+export function askFirst(id, { title, text, stay, go }) {
+  return new Promise((resolve) => {
+    const answer = (yes) => {
+      document.removeEventListener("keydown", modalKey);
+      dialog.remove();
+      resolve(yes);
+    };
+    const dialog = confirmDialog(id, { title, text, stay, go, danger: true, close: () => answer(false), confirm: () => answer(true) });
+    document.addEventListener("keydown", modalKey);
+    document.body.append(dialog);
+    dialog.querySelector(`#${id}-stay`).focus();
+  });
+}
+
 /** A modal that asks for words and sends them (reporting a player, appealing a suspension):
  * `fields` are its form's elements, `send()` is awaited when the player confirms — the dialog
  * closes when it resolves (unless to `false`: nothing was sent), and when it throws says why

@@ -2,6 +2,7 @@
 import { WORDS } from "./i18n-accounts.js";
 import { WORDS as TABLE_WORDS } from "./i18n-tables.js";
 import { WORDS as RULE_WORDS } from "./i18n-rules.js";
+import { WORDS as TOURNAMENT_WORDS } from "./i18n-tournaments.js";
 
 const KEY = "belote.lang";
 export const LANGS = { en: "English", fr: "Français", bg: "Български" };
@@ -274,6 +275,10 @@ const en = {
   err_account_required: "Rated play is for accounts: sign in or create one on the Account page.",
   err_accounts_only: "Only signed-in players may sit at this table: sign in or create an account on the Account page.",
   err_network_suspended: "No new player can be made from your network for now: a player who used it is suspended. If you already play here, open the site in the browser you play in.",
+  err_unknown_tournament: "There is no such tournament.",
+  err_tournament_closed: "This tournament no longer takes entries: it has started, or was called off.",
+  err_tournament_full: "This tournament has all the entrants it takes.",
+  err_too_few_entrants: "Too few entrants to start: two at least, three where partners are drawn.",
   err_suspended: "The site's operator has suspended you: you may finish a match you are playing, then only watch. Your Account page says why and until when.",
   err_not_suspended: "You are not suspended: there is nothing to appeal.",
   err_already_appealed: "You already appealed against this suspension: the site's operator will read it.",
@@ -644,6 +649,10 @@ const fr = {
   err_account_required: "Les parties classées sont réservées aux comptes : connectez-vous ou créez-en un sur la page Compte.",
   err_accounts_only: "Seuls les joueurs connectés peuvent s'asseoir à cette table : connectez-vous ou créez un compte sur la page Compte.",
   err_network_suspended: "Aucun nouveau joueur ne peut être créé depuis votre réseau pour le moment : un joueur qui l'a utilisé est suspendu. Si vous jouez déjà ici, ouvrez le site dans le navigateur où vous jouez.",
+  err_unknown_tournament: "Ce tournoi n'existe pas.",
+  err_tournament_closed: "Ce tournoi ne prend plus d'inscriptions : il a commencé, ou a été annulé.",
+  err_tournament_full: "Ce tournoi a tous les inscrits qu'il peut prendre.",
+  err_too_few_entrants: "Trop peu d'inscrits pour lancer le tournoi : deux au moins, trois quand les équipes sont tirées au sort.",
   err_suspended: "L'exploitant du site vous a suspendu : vous pouvez finir la partie en cours, puis seulement regarder. Votre page Compte dit pourquoi et jusqu'à quand.",
   err_not_suspended: "Vous n'êtes pas suspendu : il n'y a rien à contester.",
   err_already_appealed: "Vous avez déjà contesté cette suspension : l'exploitant du site lira votre recours.",
@@ -1014,6 +1023,10 @@ const bg = {
   err_account_required: "Партиите за рейтинг са само за акаунти: влезте или създайте акаунт от страницата „Акаунт“.",
   err_accounts_only: "На тази маса сядат само влезли играчи: влезте или създайте акаунт от страницата „Акаунт“.",
   err_network_suspended: "Засега от вашата мрежа не може да се създаде нов играч: играч, който я е ползвал, е спрян. Ако вече играете тук, отворете сайта в браузъра, в който играете.",
+  err_unknown_tournament: "Няма такъв турнир.",
+  err_tournament_closed: "Записването за този турнир е затворено: той е започнал или е отменен.",
+  err_tournament_full: "Този турнир има всички записани, които може да приеме.",
+  err_too_few_entrants: "Твърде малко записани за старт: поне двама, поне трима, когато се теглят отбори.",
   err_suspended: "Операторът на сайта ви е спрял: можете да довършите партията, която играете, а после само да гледате. Страницата „Акаунт“ казва защо и докога.",
   err_not_suspended: "Не сте спрени от игра: няма какво да обжалвате.",
   err_already_appealed: "Вече обжалвахте това спиране: операторът на сайта ще прочете жалбата ви.",
@@ -1118,7 +1131,7 @@ const bg = {
 };
 
 const TABLES = { en, fr, bg };
-for (const words of [WORDS, TABLE_WORDS, RULE_WORDS]) for (const [code, more] of Object.entries(words)) Object.assign(TABLES[code], more);
+for (const words of [WORDS, TABLE_WORDS, RULE_WORDS, TOURNAMENT_WORDS]) for (const [code, more] of Object.entries(words)) Object.assign(TABLES[code], more);
 let current = pickLanguage();
 const listeners = new Set();
 

@@ -1,6 +1,6 @@
 // The router: #/ lobby, #/r/CODE a room (the invite link), #/history, #/m/ID a match,
 // #/m/ID/d/N the replay of a deal, #/account, #/ratings/PRESET a leaderboard, #/p/ID a profile,
-// #/rules/PRESET how to play a game.
+// #/rules/PRESET how to play a game, #/tournaments the tournaments, #/tournaments/ID one.
 // An invite path /r/CODE is honoured too if the server serves it.
 import { clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
@@ -11,6 +11,7 @@ import { showHistory, showMatch, showReplay } from "./history.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showProfile } from "./ratings.js";
 import { showRules } from "./rules.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 import { dropToasts } from "./ui.js";
 import { applyPrefs } from "./prefs.js";
 import { syncMutes } from "./mute.js";
@@ -25,6 +26,7 @@ function chrome() {
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-history").textContent = t("nav_history");
   document.getElementById("nav-ratings").textContent = t("nav_ratings");
+  document.getElementById("nav-tournaments").textContent = t("nav_tournaments");
   document.getElementById("nav-rules").textContent = t("nav_rules");
   document.getElementById("nav-account").textContent = t("nav_account");
   document.getElementById("lang-label").textContent = t("language");
@@ -60,6 +62,8 @@ function route() {
   else if ((m = hash.match(/^\/p\/([\w-]+)$/))) page = showProfile(app, decodeURIComponent(m[1]));
   else if (hash === "/rules") page = showRules(app, "bulgarian");
   else if ((m = hash.match(/^\/rules\/([\w-]+)$/))) page = showRules(app, m[1]);
+  else if (hash === "/tournaments") page = showTournaments(app);
+  else if ((m = hash.match(/^\/tournaments\/([\w-]+)$/))) page = showTournament(app, m[1]);
   else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
   else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
   else {

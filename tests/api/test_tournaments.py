@@ -10,8 +10,9 @@ from typing import Any
 
 import httpx
 
+from tests.api.test_account_erasure import erase
 from tests.api.test_ratings_quickplay import code_of
-from tests.conftest import Guest, Server, new_guest, ws_client
+from tests.conftest import Guest, Server, new_account, new_guest, ws_client
 
 T = "/api/tournaments"
 
@@ -133,12 +134,10 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
         (await http.get(f"{T}/{tournament['id']}")).text,
         (await http.get(f"{T}/{tournament['id']}", headers=zed.auth)).text,
         (await http.get(T)).text,
-        (await http.get(T, headers=zed.auth)).text,
+        (await http.get(T, headers=ann.auth)).text,  # the listing is everyone's: no `you`
     ]
     for text in seen:
         assert not any(code in text for code in codes)
-    mine = (await http.get(T, headers=ann.auth)).text  # the listing says hers to her alone
-    assert [code for code in codes if code in mine] == [table_of[ann.id]]
     assert (await read(http, tournament["id"], zed))["you"] == {
         "entered": False,
         "unit": None,
@@ -244,3 +243,33 @@ async def test_two_last_entries_at_once_fit_once(http: httpx.AsyncClient) -> Non
     answers = await asyncio.gather(*(http.post(f"{T}/{tid}/entry", headers=g.auth) for g in rest))
     assert sorted(a.status_code for a in answers) == [200, 200, 409, 409]
     assert len((await read(http, tid))["entrants"]) == 3
+
+
+async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """An erased player leaves the tournaments taking entries (those they host are called
+    off: nobody else may start them) and stays nameless in a started one's bracket."""
+    ann, bob = await new_account(http, "Ann"), await new_guest(http, "Bob")
+    hers = (await made(http, ann, preset="bulgarian2", size=4))["id"]
+    await entered(http, hers, [bob])
+    bobs = (await made(http, bob, preset="french", size=8))["id"]
+    await entered(http, bobs, [ann])
+    played = (await made(http, bob, preset="bulgarian2", size=2))["id"]
+    await entered(http, played, [ann])
+    assert (await http.post(f"{T}/{played}/start", headers=bob.auth)).is_success
+    export = (await http.get("/api/players/me/export", headers=ann.auth)).json()
+    assert [(e["id"], e["status"]) for e in export["tournaments"]] == [
+        (hers, "registering"),
+        (bobs, "registering"),
+        (played, "playing"),
+    ]
+    code = (await read(http, played, ann))["you"]["table"]
+    await concede_at(server, code, ann)  # the final is Bob's: Ann then leaves the table
+    assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
+    assert (await erase(http, ann)).status_code == 204
+    assert (await read(http, hers))["status"] == "cancelled"
+    assert [e["id"] for e in (await read(http, bobs))["entrants"]] == [bob.id]
+    final = await until(http, played, lambda s: s["status"] == "finished")
+    assert {e["id"]: e["name"] for e in final["entrants"]} == {bob.id: "Bob", ann.id: None}
+    assert final["units"][final["champion"]] == [{"id": bob.id, "name": "Bob"}]

@@ -1,0 +1,256 @@
+// Knockout tournaments (docs/protocol.md §10): #/tournaments lists them and makes one;
+// #/tournaments/ID is one tournament — its entrants while it takes entries (enter, withdraw;
+// its host starts it or calls it off), then its bracket round by round, your table while you
+// play, and its champion. The server opens each match's table and reads its result; this page
+// asks how the tournament stands every few seconds while it is not over.
+import { api, get, post } from "./api.js";
+import { askFirst } from "./dialog.js";
+import { append, clear, h } from "./dom.js";
+import { getPlayer } from "./identity.js";
+import { t } from "./i18n.js";
+import { seatsOfRules, teamsPlay } from "./sides.js";
+import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
+
+const SIZES = [4, 8, 16, 32];
+const POLL_MS = 3000;
+const OVER = new Set(["finished", "cancelled"]);
+
+/** A tournament is played by a game of two sides: not by the game for three. */
+const knockoutGames = (presets) => presets.filter((p) => p !== "bulgarian3");
+
+const unitName = (unit, pairs) => {
+  const names = unit.map((e) => e.name || t("deleted_player"));
+  if (pairs && names.length === 1) names.push(t("bot"));
+  return names.join(" & ");
+};
+
+/** "Final", "Semi-finals", "Quarter-finals", else "Round N" (from 1). */
+function roundName(round, rounds) {
+  const left = rounds - round;
+  if (left === 1) return t("tn_final");
+  if (left === 2) return t("tn_semis");
+  if (left === 3) return t("tn_quarters");
+  return t("tn_round", { n: round + 1 });
+}
+
+const statusText = (status) => t(`tn_status_${status}`);
+
+function nameNeeded() {
+  toast(t("name_needed"), { kind: "error", code: "name_needed" });
+}
+
+export function showTournaments(app) {
+  const list = h("div", { id: "tournament-list" }, h("p", { class: "muted", text: t("loading") }));
+  const form = h("form", { class: "tn-form", id: "tournament-form" });
+  app.append(
+    h(
+      "section",
+      { class: "panel wide", id: "tournaments" },
+      h("h2", { text: t("tn_title") }),
+      h("p", { class: "muted", text: t("tn_explain") }),
+      list,
+    ),
+    h("section", { class: "panel", id: "tournament-new" }, h("h2", { text: t("tn_new") }), form),
+  );
+  const player = getPlayer();
+  get("/api/rules")
+    .then((rules) => newForm(form, knockoutGames(rules.presets)))
+    .catch(() => {});
+  get("/api/tournaments")
+    .then(({ tournaments }) => {
+      clear(list);
+      if (!tournaments.length) {
+        list.append(h("p", { class: "muted", id: "no-tournaments", text: t("tn_none") }));
+        return;
+      }
+      const row = (tn) =>
+        h(
+          "tr",
+          { dataset: { tournament: tn.id, status: tn.status } },
+          h("td", {}, h("a", { href: `#/tournaments/${encodeURIComponent(tn.id)}`, text: tn.name })),
+          h("td", { text: t(`preset_${tn.preset}`) }),
+          h("td", { class: "num", text: `${tn.entrants.length}/${tn.size}` }),
+          h("td", { text: statusText(tn.status) }),
+        );
+      list.append(
+        h(
+          "div",
+          { class: "table-scroll" },
+          h(
+            "table",
+            { class: "history-table tournament-table" },
+            h("thead", {}, h("tr", {}, h("th", { text: t("tn_name") }), h("th", { text: t("preset") }), h("th", { class: "num", text: t("tn_entrants") }), h("th", { text: t("tn_state") }))),
+            h("tbody", {}, tournaments.map(row)),
+          ),
+        ),
+      );
+    })
+    .catch((error) => {
+      if (!pageTokenRefused(player, error)) clear(list).append(h("p", { class: "muted", text: failureText(error) }));
+    });
+  return {};
+}
+
+function newForm(form, presets) {
+  const name = h("input", { id: "tn-name", name: "tn_name", maxlength: "32", required: true, autocomplete: "off" });
+  const preset = h("select", { id: "tn-preset", name: "tn_preset" }, presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+  const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
+  size.value = "8";
+  const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
+  append(form, [
+    h("div", { class: "field" }, h("label", { for: "tn-name", text: t("tn_name") }), name),
+    h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
+    h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
+    h("p", { class: "note", text: t("tn_new_explain") }),
+    button,
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!getPlayer()) return nameNeeded();
+    button.disabled = true;
+    try {
+      const made = await post("/api/tournaments", { name: name.value, preset: preset.value, size: Number(size.value) });
+      go(`#/tournaments/${encodeURIComponent(made.id)}`);
+    } catch (error) {
+      button.disabled = false;
+      if (error.code === "bad_request") error.text = t("tn_bad_name");
+      showError(error);
+    }
+  });
+}
+
+export function showTournament(app, id) {
+  const box = h("section", { class: "panel wide", id: "tournament" }, h("p", { class: "muted", text: t("loading") }));
+  app.append(box);
+  const path = `/api/tournaments/${encodeURIComponent(id)}`;
+  const player = getPlayer();
+  let timer = null;
+  let shown = ""; // the last state drawn: a poll that changes nothing redraws nothing
+
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+
+  async function act(method, suffix) {
+    try {
+      draw(await api(method, `${path}${suffix}`, method === "POST" ? {} : undefined));
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  function draw(tn) {
+    const text = JSON.stringify(tn);
+    if (text === shown) return;
+    shown = text;
+    const me = getPlayer();
+    const pairs = teamsPlay(seatsOfRules({ preset: tn.preset }));
+    box.dataset.status = tn.status;
+    clear(box);
+    box.append(
+      h("h2", { id: "tn-title", text: tn.name }),
+      dots("tn-facts", [t(`preset_${tn.preset}`), statusText(tn.status), t("tn_host", { name: tn.host.name || t("deleted_player") })]),
+    );
+    if (tn.status === "registering") registering(tn, me, pairs);
+    else bracket(tn, me, pairs);
+  }
+
+  function registering(tn, me, pairs) {
+    const entered = tn.you && tn.you.entered;
+    const host = me && me.id === tn.host.id;
+    box.append(
+      h("p", { class: "muted", text: t(pairs ? "tn_waiting_pairs" : "tn_waiting", { n: tn.entrants.length, size: tn.size }) }),
+      h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map((e) => h("li", { dataset: { player: e.id }, text: e.name || t("deleted_player") }))),
+    );
+    const buttons = h("div", { class: "tn-buttons" });
+    if (!entered) {
+      const full = tn.entrants.length >= tn.size;
+      buttons.append(h("button", { type: "button", class: "primary", id: "tn-enter", text: t("tn_enter"), disabled: full, onclick: () => (getPlayer() ? act("POST", "/entry") : nameNeeded()) }));
+    } else {
+      buttons.append(h("button", { type: "button", id: "tn-withdraw", text: t("tn_withdraw"), onclick: () => act("DELETE", "/entry") }));
+    }
+    if (host) {
+      buttons.append(
+        h("button", { type: "button", class: "primary", id: "tn-start", text: t("tn_start"), onclick: () => act("POST", "/start") }),
+        h("button", { type: "button", class: "danger", id: "tn-cancel", text: t("tn_cancel"), onclick: cancel }),
+      );
+    }
+    box.append(buttons, h("p", { class: "note", text: t("tn_share") }), h("p", { class: "tn-link" }, h("code", { id: "tn-link", text: location.href })));
+  }
+
+  async function cancel() {
+    const words = { title: t("tn_cancel_title"), text: t("tn_cancel_text"), stay: t("tn_cancel_stay"), go: t("tn_cancel") };
+    if (await askFirst("tn-cancel", words)) act("POST", "/cancel");
+  }
+
+  function bracket(tn, me, pairs) {
+    const name = (unit) => unitName(tn.units[unit] || [], pairs);
+    if (tn.status === "finished" && tn.champion !== null) {
+      box.append(h("p", { class: "tn-champion", id: "tn-champion", role: "status", text: t("tn_champion", { name: name(tn.champion) }) }));
+    }
+    if (tn.status === "cancelled") box.append(h("p", { class: "muted", text: t("tn_cancelled") }));
+    if (tn.you && tn.you.table) {
+      box.append(
+        h(
+          "p",
+          { class: "tn-yours", id: "tn-yours" },
+          t("tn_your_table"),
+          " ",
+          h("a", { class: "button primary", id: "tn-go", href: `#/r/${encodeURIComponent(tn.you.table)}`, text: t("tn_go") }),
+        ),
+      );
+    } else if (tn.you && tn.you.unit !== null && tn.status === "playing") {
+      const out = tn.tables.some((x) => x.winner !== null && x.winner !== tn.you.unit && [x.a, x.b].includes(tn.you.unit));
+      box.append(h("p", { class: "muted", id: "tn-yours", text: t(out ? "tn_you_out" : "tn_you_wait") }));
+    }
+    const rounds = h("div", { class: "tn-bracket", id: "tn-bracket" });
+    for (let round = 0; round < tn.rounds; round += 1) {
+      const tables = tn.tables.filter((x) => x.round === round);
+      const column = h("div", { class: "tn-round", dataset: { round: String(round) } }, h("h3", { text: roundName(round, tn.rounds) }));
+      for (const table of tables) column.append(matchBox(tn, table, name, me));
+      if (!tables.length) column.append(h("p", { class: "muted", text: t("tn_to_come") }));
+      rounds.append(column);
+    }
+    box.append(rounds);
+  }
+
+  function matchBox(tn, table, name, me) {
+    const mine = tn.you && tn.you.unit !== null && [table.a, table.b].includes(tn.you.unit);
+    const side = (unit, score) =>
+      h(
+        "li",
+        { class: table.winner === unit ? "won" : null },
+        h("span", { class: "tn-unit", text: unit === null ? t("tn_bye") : name(unit) }),
+        score === undefined ? null : h("span", { class: "tn-score", text: String(score) }),
+      );
+    const scores = table.scores || [];
+    let state = null;
+    if (table.playing) state = t("tn_playing");
+    else if (table.b === null) state = t("tn_bye_note");
+    return h(
+      "div",
+      { class: `tn-match${mine ? " mine" : ""}`, dataset: { round: String(table.round), slot: String(table.slot) } },
+      h("ul", {}, side(table.a, scores[0]), side(table.b, scores[1])),
+      state ? h("p", { class: "tn-state", text: state }) : null,
+      mine && table.match_id ? h("a", { href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet") }) : null,
+    );
+  }
+
+  async function poll() {
+    timer = null;
+    try {
+      const tn = await get(path);
+      if (!box.isConnected) return;
+      draw(tn);
+      if (!OVER.has(tn.status)) timer = setTimeout(poll, POLL_MS);
+    } catch (error) {
+      if (!box.isConnected || pageTokenRefused(player, error)) return;
+      if (!shown) clear(box).append(h("p", { class: "muted", id: "tn-missing", text: failureText(error) }));
+      else if (error.code === "network") timer = setTimeout(poll, POLL_MS); // the next poll may reach it
+    }
+  }
+
+  poll();
+  return { leave: stop };
+}
