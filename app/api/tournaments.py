@@ -1,5 +1,5 @@
 """Knockout tournaments over REST (``app.rooms.tournaments``): list and create them, enter and
-withdraw, and for the host start or cancel one; reading one moves it on (docs/protocol.md §10).
+withdraw, and for the host start or cancel one; reading one moves it on (docs/protocol.md §9).
 
 A tournament's tables are private rooms: a table's code is shown only to the players who play
 at it (``you.table``), as a private room's code is a capability — others follow the bracket's
@@ -59,6 +59,7 @@ class TableOut(BaseModel):
     b: int | None = Field(description="The unit on the second side; None: a bye, won by `a`.")
     winner: int | None
     scores: list[int] | None = Field(description="The sides' match points, `a`'s first.")
+    conceded: bool = Field(description="The loser gave the match up.")
     match_id: str | None = Field(description="The stored match (GET /api/matches/{id}).")
     playing: bool = Field(description="Its table is open and its match not yet decided.")
 
@@ -132,6 +133,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
                 b=t.b,
                 winner=t.winner,
                 scores=None if t.scores is None else list(t.scores),
+                conceded=t.conceded,
                 match_id=t.match_id,
                 playing=t.room_code is not None and t.winner is None,
             )

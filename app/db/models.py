@@ -581,3 +581,5 @@ class TournamentMatch(Base):
     match_id: Mapped[str | None] = mapped_column(String(32))
     winner: Mapped[int | None]
     scores: Mapped[list[Any] | None] = mapped_column(JSON)
+    conceded: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """The loser gave the match up (``Match.conceded_side``) rather than lose it on points."""

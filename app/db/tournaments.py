@@ -70,6 +70,7 @@ def _tournament(
                 t.match_id,
                 t.winner,
                 None if t.scores is None else tuple(t.scores),
+                t.conceded,
             )
             for t in matches
         ),
@@ -279,14 +280,19 @@ class SqlTournaments:
             first: dict[tuple[int, int], Played] = {}
             for round_, slot, match_id, winner, scoresheet in rows:
                 scores = tuple(int(s) for s in (scoresheet or {}).get("scores", ()))
-                first.setdefault((round_, slot), Played(round_, slot, match_id, winner, scores))
+                conceded = m.conceded_side(scoresheet) is not None
+                played = Played(round_, slot, match_id, winner, scores, conceded)
+                first.setdefault((round_, slot), played)
             return list(first.values())
 
     async def decide(self, tournament_id: str, played: Played, winner: int) -> None:
         async with self._sessions.begin() as session:
             await session.execute(
                 _undecided(tournament_id, played.round, played.slot).values(
-                    winner=winner, match_id=played.match_id, scores=list(played.scores)
+                    winner=winner,
+                    match_id=played.match_id,
+                    scores=list(played.scores),
+                    conceded=played.conceded,
                 )
             )
 

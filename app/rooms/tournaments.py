@@ -61,6 +61,7 @@ class TableMatch:
     match_id: str | None
     winner: int | None
     scores: tuple[int, ...] | None
+    conceded: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,7 @@ class Played:
     match_id: str
     winner_side: int
     scores: tuple[int, ...]
+    conceded: bool
 
 
 class TournamentBook(Protocol):

@@ -58,6 +58,7 @@ def upgrade() -> None:
         sa.Column("match_id", sa.String(32), nullable=True),
         sa.Column("winner", sa.Integer(), nullable=True),
         sa.Column("scores", sa.JSON(), nullable=True),
+        sa.Column("conceded", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
     op.create_index("ix_tournament_matches_room_code", "tournament_matches", ["room_code"])
 

@@ -1,4 +1,4 @@
-// Knockout tournaments (docs/protocol.md §10): #/tournaments lists them and makes one;
+// Knockout tournaments (docs/protocol.md §9): #/tournaments lists them and makes one;
 // #/tournaments/ID is one tournament — its entrants while it takes entries (enter, withdraw;
 // its host starts it or calls it off), then its bracket round by round, your table while you
 // play, and its champion. The server opens each match's table and reads its result; this page
@@ -228,9 +228,10 @@ export function showTournament(app, id) {
     let state = null;
     if (table.playing) state = t("tn_playing");
     else if (table.b === null) state = t("tn_bye_note");
+    else if (table.conceded) state = t("conceded_team", { team: name(table.winner === table.a ? table.b : table.a) });
     return h(
       "div",
-      { class: `tn-match${mine ? " mine" : ""}`, dataset: { round: String(table.round), slot: String(table.slot) } },
+      { class: `tn-match${mine ? " tn-mine" : ""}`, dataset: { round: String(table.round), slot: String(table.slot) } },
       h("ul", {}, side(table.a, scores[0]), side(table.b, scores[1])),
       state ? h("p", { class: "tn-state", text: state }) : null,
       mine && table.match_id ? h("a", { href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet") }) : null,

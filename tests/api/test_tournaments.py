@@ -1,4 +1,4 @@
-"""Knockout tournaments over REST (docs/protocol.md §10): entered, started by the host, the
+"""Knockout tournaments over REST (docs/protocol.md §9): entered, started by the host, the
 units drawn, each match of the bracket played at a table the server opens (byes won without
 one), the winners sent on until the final names a champion. A table's code is shown to its
 own players alone. Refusals change nothing."""
@@ -98,6 +98,7 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     played = {(t["round"], t["slot"]): t for t in state["tables"]}
     assert played[0, 1]["winner"] == 3 and played[0, 1]["match_id"] is not None
     assert played[0, 1]["scores"] is not None and played[1, 1]["winner"] == 1
+    assert played[0, 1]["conceded"] is True and played[0, 0]["conceded"] is False  # a bye
     await play_round(http, server, state["id"], by_id)
     state = await until(http, state["id"], lambda s: len(s["tables"]) == 7)
     final = state["tables"][-1]
@@ -118,7 +119,7 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
 
 async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, server: Server) -> None:
     """A tournament's tables are private rooms: the bracket says who plays whom, but the code
-    of a table reaches only those who sit at it (docs/protocol.md §10)."""
+    of a table reaches only those who sit at it (docs/protocol.md §9)."""
     ann, bob, cy, dee, zed = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Zed")]
     tournament = await made(http, ann, preset="bulgarian2", size=4)
     await entered(http, tournament["id"], [bob, cy, dee])

@@ -116,6 +116,7 @@ def pages_of(match_id: str) -> dict[str, tuple[str, str]]:
         "match": (f"/#/m/{match_id}", "#match table.scoresheet"),
         "replay": (f"/#/m/{match_id}/d/1", "#replay-step"),
         "rules": ("/#/rules/bulgarian", "#rules-scoring"),
+        "tournaments": ("/#/tournaments", "#tournament-form #tn-create"),
     }
 
 

@@ -1,0 +1,124 @@
+"""A knockout tournament in a real Chromium (static/js/tournaments.js, docs/protocol.md §9): made
+from the tournaments page, entered by a second player from its address, started by its host;
+each player's page then offers the way to their own table, a conceded final names the champion
+on both pages, in each reader's language. A host calls another off only once asked. The
+bracket of a field with byes fits the narrowest phone and keeps to WCAG AA."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.test_contrast import low_contrast
+from tests.browser.test_phone_width import SIDEWAYS
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 320, "height": 640}
+
+
+def make(page: Any, name: str, preset: str, size: int) -> str:
+    """Make a tournament from the tournaments page; its address once it shows."""
+    page.goto("/#/tournaments")
+    page.fill("#tn-name", name)
+    page.select_option("#tn-preset", preset)
+    page.select_option("#tn-size", str(size))
+    page.click("#tn-create")
+    page.wait_for_selector("#tournament[data-status=registering] #tn-entrants")
+    return str(page.url)
+
+
+def entrants(page: Any, n: int) -> None:
+    """Wait until the page lists ``n`` entrants (it asks the server every few seconds)."""
+    page.wait_for_function("n => document.querySelectorAll('#tn-entrants li').length === n", arg=n)
+
+
+def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: Path) -> None:
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    address = make(ann, "Friday cup", "bulgarian2", 4)
+    assert ann.inner_text("#tn-title") == "Friday cup"
+    assert ann.query_selector("#tn-enter") is None  # the host is entered already
+    bob = new_page(locale="fr-FR")
+    ui.set_name(bob, "Bob")
+    bob.goto(address)
+    bob.click("#tn-enter")
+    entrants(bob, 2)
+    assert bob.inner_text("#tn-withdraw") == "Se désinscrire"
+    assert bob.query_selector("#tn-start") is None  # the host's alone
+    entrants(ann, 2)
+    ann.screenshot(path=str(artifacts / "tournament-registering-en.png"), full_page=True)
+    ann.click("#tn-start")
+    ann.wait_for_selector("#tournament[data-status=playing] #tn-bracket")
+    assert ann.inner_text(".tn-round h3") == "Final"
+    final = ann.inner_text(".tn-match")
+    assert "Ann" in final and "Bob" in final
+    bob.wait_for_selector("#tn-go")  # Bob's page hears of it on its next question
+    assert bob.inner_text(".tn-round h3") == "Finale"
+    bob.screenshot(path=str(artifacts / "tournament-playing-fr.png"), full_page=True)
+    bob.click("#tn-go")
+    bob.wait_for_selector("#room[data-status=playing]")
+    bob.click("#concede")
+    bob.click("#exit-go")
+    bob.wait_for_selector("#room[data-status=finished]")
+    champion = ann.wait_for_selector("#tn-champion")
+    assert champion.inner_text() == "Winner of the tournament: Ann"
+    ann.wait_for_selector(".tn-match li.won .tn-score")
+    assert ann.inner_text(".tn-match .tn-state") == "Bob conceded the match."
+    ann.screenshot(path=str(artifacts / "tournament-finished-en.png"), full_page=True)
+    bob.goto(address)
+    assert bob.wait_for_selector("#tn-champion").inner_text() == "Vainqueur du tournoi : Ann"
+    assert bob.query_selector("#tn-go") is None
+    ann.goto("/#/tournaments")
+    row = ann.wait_for_selector(
+        f"#tournament-list tr[data-tournament='{address.rsplit('/', 1)[1]}']"
+    )
+    assert row.get_attribute("data-status") == "finished" and "over" in row.inner_text()
+    ann.screenshot(path=str(artifacts / "tournaments-en.png"), full_page=True)
+
+
+def test_the_host_calls_a_tournament_off_only_once_asked(new_page: Any) -> None:
+    page = new_page(locale="bg-BG")
+    ui.set_name(page, "Ана")
+    make(page, "Неделя", "bulgarian", 8)
+    page.click("#tn-cancel")
+    page.wait_for_selector("#tn-cancel-confirm")
+    assert page.evaluate("document.activeElement.id") == "tn-cancel-stay"
+    page.keyboard.press("Escape")  # keeps it
+    page.wait_for_selector("#tn-cancel-confirm", state="detached")
+    assert page.get_attribute("#tournament", "data-status") == "registering"
+    page.click("#tn-cancel")
+    page.click("#tn-cancel-go")
+    page.wait_for_selector("#tournament[data-status=cancelled]")
+    assert page.inner_text("#tournament").count("Организаторът отмени този турнир.") == 1
+
+
+def test_a_full_bracket_fits_the_narrowest_phone_and_reads_well(
+    new_page: Any, artifacts: Path
+) -> None:
+    """Five entrants of a game for two: a bracket of eight, three byes, three rounds — on a
+    320 px phone in Bulgarian, the longest words, it does not scroll sideways, and every text
+    keeps to WCAG AA."""
+    host = new_page(viewport=NARROW, locale="bg-BG", has_touch=True, is_mobile=True)
+    ui.set_name(host, "Бартоломей Бартоломеев")
+    address = make(host, "Голямата купа на петъчната вечер", "open_belot", 8)
+    for name in ("Ивана Иванова-Петрова", "Cy", "Dee", "Eve"):
+        other = new_page()
+        ui.set_name(other, name)
+        other.goto(address)
+        other.click("#tn-enter")
+        other.wait_for_selector("#tn-withdraw")  # entered
+    entrants(host, 5)
+    assert host.evaluate(SIDEWAYS) <= 0
+    assert low_contrast(host) == []
+    host.click("#tn-start")
+    host.wait_for_selector("#tournament[data-status=playing] #tn-bracket")
+    rounds = host.eval_on_selector_all(".tn-round h3", "hs => hs.map(h => h.textContent)")
+    assert rounds == ["Четвъртфинали", "Полуфинали", "Финал"]
+    assert host.locator(".tn-match").count() == 4 + 1  # round 1, and the semi-final of two byes
+    assert host.evaluate(SIDEWAYS) <= 0
+    assert low_contrast(host) == []
+    host.screenshot(path=str(artifacts / "tournament-bracket-phone-bg.png"), full_page=True)
