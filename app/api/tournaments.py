@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.api.bodies import Body
 from app.api.errors import responses
-from app.api.paths import HEX
+from app.api.paths import HEX, RoomCode
 from app.api.players import clean_name
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
@@ -88,6 +88,11 @@ class TournamentOut(BaseModel):
     tables: list[TableOut]
     champion: int | None = Field(description="The unit that won the final.")
     you: YouOut | None = Field(description="The reader's part in it (None: no token).")
+
+
+class TournamentRef(BaseModel):
+    id: str
+    name: str
 
 
 class TournamentsOut(BaseModel):
@@ -174,6 +179,21 @@ async def read(
     """The tournament as it stands (moved on first: the tables' results read, the next tables
     opened). Ask every few seconds while it is played."""
     return tournament_out(await services.tournaments.view(tournament_id), viewer)
+
+
+class TableOfOut(BaseModel):
+    tournament: TournamentRef | None = Field(description="None: the room is no tournament's.")
+
+
+@router.get("/table/{code}", response_model=TableOfOut)
+async def of_table(code: RoomCode, services: ServicesDep) -> TableOfOut:
+    """The tournament a room is a table of, for the table's page to link back to it. The
+    bracket is public and does not name its tables, so this tells a code's holder nothing
+    more than which tournament's table it is."""
+    found = await services.tournaments.of_table(code)
+    return TableOfOut(
+        tournament=None if found is None else TournamentRef(id=found[0], name=found[1])
+    )
 
 
 @router.post(

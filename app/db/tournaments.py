@@ -324,6 +324,18 @@ class SqlTournaments:
                 .values(status=FINISHED, champion=champion, finished_at=datetime.now(UTC))
             )
 
+    async def of_table(self, room_code: str) -> tuple[str, str] | None:
+        async with self._sessions() as session:
+            row = (
+                await session.execute(
+                    select(m.Tournament.id, m.Tournament.name)
+                    .join(m.TournamentMatch, m.TournamentMatch.tournament_id == m.Tournament.id)
+                    .where(m.TournamentMatch.room_code == room_code)
+                    .limit(1)
+                )
+            ).first()
+            return None if row is None else (row[0], row[1])
+
     async def playing(self) -> list[str]:
         async with self._sessions() as session:
             return list(

@@ -159,6 +159,9 @@ class TournamentBook(Protocol):
 
     async def finish(self, tournament_id: str, champion: int) -> None: ...
 
+    async def of_table(self, room_code: str) -> tuple[str, str] | None:
+        """The id and name of the tournament whose table ``room_code`` is."""
+
     async def playing(self) -> list[str]:
         """The ids of the tournaments being played."""
 
@@ -238,6 +241,9 @@ class Director:
 
     async def listing(self, limit: int = 50) -> list[Tournament]:
         return await self._book.listing(limit)
+
+    async def of_table(self, room_code: str) -> tuple[str, str] | None:
+        return await self._book.of_table(room_code)
 
     async def enter(self, tournament_id: str, player: Player) -> Tournament:
         await self._book.enter(tournament_id, player)

@@ -44,6 +44,7 @@ export const WORDS = {
     tn_bye_note: "Goes through without playing",
     tn_playing: "Being played",
     tn_scoresheet: "Scoresheet",
+    tn_table_of: "Tournament: {name}",
   },
   fr: {
     nav_tournaments: "Tournois",
@@ -88,6 +89,7 @@ export const WORDS = {
     tn_bye_note: "Qualifié sans jouer",
     tn_playing: "En cours",
     tn_scoresheet: "Feuille de marque",
+    tn_table_of: "Tournoi : {name}",
   },
   bg: {
     nav_tournaments: "Турнири",
@@ -132,5 +134,6 @@ export const WORDS = {
     tn_bye_note: "Продължава, без да играе",
     tn_playing: "Играе се",
     tn_scoresheet: "Резултати",
+    tn_table_of: "Турнир: {name}",
   },
 };

@@ -102,6 +102,7 @@ export function showRoom(app, code) {
     clockOffset: 0, // server clock − this device's clock, from the last snapshot (ms)
     justTurned: new Set(), // Open Belot: "seat:stack" of the face-down cards the last frame turned
     suspended: false, // the site's operator suspended this player: they watch (suspension.js)
+    tournament: null, // {id, name}: the tournament this room is a table of (tournaments.js)
   };
 
   /** Open Belot (OB-11): the stacks whose face-down card the frame from `before` to `after`
@@ -133,6 +134,11 @@ export function showRoom(app, code) {
   const chatNote = h("p", { class: "muted chat-note", id: "chat-note", hidden: true });
   const phraseBox = h("details", { class: "chat-phrases", id: "chat-phrases" });
   let phraseLang = null; // the language the phrase buttons were drawn in
+  // A tournament's table links back to its bracket (asked once: a room is one's table for good).
+  get(`/api/tournaments/table/${encodeURIComponent(code)}`).then(({ tournament }) => {
+    S.tournament = tournament;
+    if (tournament && S.room) renderTop();
+  }, () => {});
   const chatBox = h("section", { class: "panel chat", id: "chat" }, h("div", { class: "chat-head" }, chatTitle, muteSlot), chatList, chatForm, phraseBox, chatNote);
   const removedBox = h("section", { class: "panel removed", id: "removed", hidden: true });
   const side = h("aside", { class: "side" }, info, sheetBox, removedBox, chatBox);
@@ -570,6 +576,7 @@ export function showRoom(app, code) {
             { id: "room-rules", href: `#/rules/${encodeURIComponent(room.rules.preset)}`, target: "_blank", rel: "noopener", title: t("rl_how_to_play") },
             h("strong", { text: t(`preset_${room.rules.preset}`) }),
           ),
+          S.tournament ? h("a", { id: "room-tournament", href: `#/tournaments/${encodeURIComponent(S.tournament.id)}`, text: t("tn_table_of", { name: S.tournament.name }) }) : null,
           `${t("target")} ${room.target}`,
           room.turn_seconds ? t("seconds", { n: room.turn_seconds }) : t("timer_off"),
           room.public ? t("public") : t("private"),

@@ -144,6 +144,12 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
         "unit": None,
         "table": None,
     }
+    # A table's page learns whose table it is, to link back (a room of no tournament: null).
+    for code in codes:
+        of = (await http.get(f"{T}/table/{code}")).json()
+        assert of == {"tournament": {"id": tournament["id"], "name": "Friday cup"}}
+    other = (await http.post("/api/rooms", json={}, headers=zed.auth)).json()["room"]["code"]
+    assert (await http.get(f"{T}/table/{other}")).json() == {"tournament": None}
     # Nor does the lobby list them.
     lobby = (await http.get("/api/rooms")).text
     assert not any(code in lobby for code in codes)

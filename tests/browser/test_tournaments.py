@@ -61,6 +61,7 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     bob.screenshot(path=str(artifacts / "tournament-playing-fr.png"), full_page=True)
     bob.click("#tn-go")
     bob.wait_for_selector("#room[data-status=playing]")
+    assert bob.inner_text("#room-tournament") == "Tournoi : Friday cup"  # the way back
     bob.click("#concede")
     bob.click("#exit-go")
     bob.wait_for_selector("#room[data-status=finished]")
@@ -69,7 +70,7 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     ann.wait_for_selector(".tn-match li.won .tn-score")
     assert ann.inner_text(".tn-match .tn-state") == "Bob conceded the match."
     ann.screenshot(path=str(artifacts / "tournament-finished-en.png"), full_page=True)
-    bob.goto(address)
+    bob.click("#room-tournament")
     assert bob.wait_for_selector("#tn-champion").inner_text() == "Vainqueur du tournoi : Ann"
     assert bob.query_selector("#tn-go") is None
     ann.goto("/#/tournaments")
