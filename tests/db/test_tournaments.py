@@ -1,0 +1,198 @@
+"""Tournaments in the database, on SQLite and PostgreSQL (app/db/tournaments.py,
+app/rooms/tournaments.py): two directors on one database — two server nodes — move one
+tournament on at once, and each match still gets one table, its players seated there alone; a
+node that stalls after opening a table finds it named by the other and lets its own go; a table
+whose node failed between naming it and beginning it begins on the next pass; a second start,
+or a result recorded twice, changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+import pytest
+from sqlalchemy import select
+
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
+from app.db.store import SqlStore
+from app.db.tournaments import SqlTournaments
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.ports import Player
+from app.rooms.room import PLAYING, WAITING, RoomTimings
+from app.rooms.tournaments import Director, Played, drawer
+
+NAMES = "abcdefgh"
+
+
+@dataclass
+class Node:
+    director: Director
+    manager: RoomManager
+    book: SqlTournaments
+
+
+class Nodes:
+    def __init__(self, database_url: str) -> None:
+        self.engine = make_engine(database_url)
+        self.sessions = make_sessionmaker(self.engine)
+        self.store = SqlStore(self.engine)
+        self.made: list[Node] = []
+
+    def node(self, book: SqlTournaments | None = None) -> Node:
+        manager = RoomManager(self.store, RoomTimings(bot_delay_seconds=3600))
+        book = book or SqlTournaments(self.sessions)
+        director = Director(book, manager, turn_seconds=600, sweep_seconds=3600)
+        self.made.append(Node(director, manager, book))
+        return self.made[-1]
+
+
+@pytest.fixture
+async def nodes(database_url: str) -> AsyncIterator[Nodes]:
+    made = Nodes(database_url)
+    async with made.sessions.begin() as session:
+        for name in NAMES:
+            session.add(m.Player(id=name, name=name.upper(), token_hash=name * 16))
+    made.store.start()
+    try:
+        yield made
+    finally:
+        for node in made.made:
+            await node.manager.close()
+        await made.store.close()
+        await made.engine.dispose()
+
+
+def player(name: str) -> Player:
+    return Player(name, name.upper())
+
+
+async def entered(node: Node, size: int) -> str:
+    """A tournament of Belot for two with ``size`` entrants, drawn in their order, not begun."""
+    made = await node.director.create(player("a"), "Cup", "bulgarian2", size)
+    for name in NAMES[1:size]:
+        await node.director.enter(made.id, player(name))
+    await node.book.start(made.id, "a", drawer(1, _Ordered()))
+    return made.id
+
+
+class _Ordered(random.Random):
+    """A draw that keeps the entrants in the order they came: unit i is the i-th entrant."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        return None
+
+
+async def tables(nodes: Nodes, tournament_id: str) -> dict[tuple[int, int], str | None]:
+    async with nodes.sessions() as session:
+        rows = await session.scalars(
+            select(m.TournamentMatch).where(m.TournamentMatch.tournament_id == tournament_id)
+        )
+        return {(r.round, r.slot): r.room_code for r in rows}
+
+
+async def test_two_nodes_moving_a_tournament_on_at_once_open_each_table_once(
+    nodes: Nodes,
+) -> None:
+    one, two = nodes.node(), nodes.node()
+    tid = await entered(one, 8)
+    await asyncio.gather(one.director.advance(tid), two.director.advance(tid))
+    named = await tables(nodes, tid)
+    assert len(named) == 4 and all(named.values())
+    for node in (one, two):
+        for code in node.manager.held_codes():
+            room = await node.manager.get(code)
+            assert room is not None
+            if code in named.values():
+                assert room.status == PLAYING
+            else:  # the loser of a race: never begun, nobody left in it
+                assert room.status == WAITING and room.match is None
+                assert all(seat.player_id is None for seat in room.seats)
+    seated: list[str] = []
+    for code in named.values():
+        holder = one if code in one.manager.held_codes() else two
+        room = await holder.manager.get(code)
+        assert room is not None
+        seated += [s.player_id for s in room.seats if s.player_id is not None]
+    assert sorted(seated) == list(NAMES)  # each at one table
+
+
+class StallsBeforeNaming(SqlTournaments):
+    """A node's book that stalls after making a table and before naming it on its match (a
+    freeze, a long pause): ``stalled`` runs in between."""
+
+    stalled: Callable[[], Awaitable[None]]
+
+    async def seat(self, tournament_id: str, round_: int, slot: int, room_code: str) -> bool:
+        await self.stalled()
+        return await super().seat(tournament_id, round_, slot, room_code)
+
+
+async def test_a_node_that_stalls_after_opening_a_table_lets_it_go(nodes: Nodes) -> None:
+    book = StallsBeforeNaming(nodes.sessions)
+    slow, quick = nodes.node(book), nodes.node()
+    tid = await entered(quick, 2)
+
+    async def meanwhile() -> None:
+        book.stalled = _nothing
+        await quick.director.advance(tid)  # the other node opens the final's table
+
+    book.stalled = meanwhile
+    await slow.director.advance(tid)
+    (code,) = (await tables(nodes, tid)).values()
+    assert code is not None and code in quick.manager.held_codes()
+    (mine,) = slow.manager.held_codes()
+    room = await slow.manager.get(mine)
+    assert room is not None and room.match is None
+    assert [s.player_id for s in room.seats] == [None, None]
+
+
+async def _nothing() -> None:
+    return None
+
+
+class FailsAfterNaming(SqlTournaments):
+    """A node's book whose process fails once just after naming a table, before beginning it."""
+
+    failed = False
+
+    async def seat(self, tournament_id: str, round_: int, slot: int, room_code: str) -> bool:
+        named = await super().seat(tournament_id, round_, slot, room_code)
+        if not self.failed:
+            self.failed = True
+            raise ConnectionError("the database went away")
+        return named
+
+
+async def test_a_table_named_but_not_begun_begins_on_the_next_pass(nodes: Nodes) -> None:
+    node = nodes.node(FailsAfterNaming(nodes.sessions))
+    tid = await entered(node, 2)
+    with pytest.raises(ConnectionError):
+        await node.director.advance(tid)
+    (code,) = (await tables(nodes, tid)).values()
+    assert code is not None
+    room = await node.manager.get(code)
+    assert room is not None and room.status == WAITING  # nobody began it
+    await node.director.advance(tid)  # the next pass (a read, the sweep)
+    assert room.status == PLAYING
+    assert (await tables(nodes, tid)) == {(0, 0): code}  # the same table, not another
+
+
+async def test_a_second_start_and_a_result_recorded_twice_change_nothing(nodes: Nodes) -> None:
+    node = nodes.node()
+    tid = await entered(node, 2)
+    with pytest.raises(RoomError) as refused:
+        await node.book.start(tid, "a", drawer(1, random.Random(1)))
+    assert refused.value.code == "tournament_closed"
+    await node.book.decide(tid, Played(0, 0, "m1", 0, (151, 40), False), 0)
+    await node.book.decide(tid, Played(0, 0, "m2", 1, (3, 151), True), 1)
+    loaded = await node.book.load(tid)
+    assert loaded is not None
+    (final,) = loaded.matches
+    assert (final.winner, final.match_id, final.scores) == (0, "m1", (151, 40))
+    await node.director.advance(tid)
+    finished = await node.book.load(tid)
+    assert finished is not None and (finished.status, finished.champion) == ("finished", 0)
