@@ -151,8 +151,9 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
 
 @router.get("", response_model=TournamentsOut)
 async def listing(services: ServicesDep) -> TournamentsOut:
-    """The tournaments taking entries and being played, the newest first, and those that
-    ended in the last week; read by anyone, so each one's `you` is null (read one for yours)."""
+    """The tournaments being played, and the others made in the last week (taking entries,
+    over or called off), the newest first; read by anyone, so each one's `you` is null (read
+    one for yours)."""
     found = await services.tournaments.listing()
     return TournamentsOut(tournaments=[tournament_out(t, None) for t in found])
 

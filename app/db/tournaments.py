@@ -29,8 +29,10 @@ from app.rooms.tournaments import (
     Tournament,
 )
 
-FINISHED_SHOWN_DAYS = 7
-"""How long a finished or cancelled tournament stays in the listing (it stays readable)."""
+SHOWN_DAYS = 7
+"""How long a tournament that is not being played stays in the listing after it was made: one
+that ended, was called off, or still takes entries that long after (its host never started
+it). It stays readable at its address, and its host may still start it."""
 
 
 def _unknown() -> RoomError:
@@ -108,17 +110,12 @@ class SqlTournaments:
             return (await self._read(session, [row]))[0]
 
     async def listing(self, limit: int) -> list[Tournament]:
-        since = datetime.now(UTC) - timedelta(days=FINISHED_SHOWN_DAYS)
+        since = datetime.now(UTC) - timedelta(days=SHOWN_DAYS)
         async with self._sessions() as session:
             rows = list(
                 await session.scalars(
                     select(m.Tournament)
-                    .where(
-                        or_(
-                            m.Tournament.status.in_([REGISTERING, PLAYING]),
-                            m.Tournament.created_at >= since,
-                        )
-                    )
+                    .where(or_(m.Tournament.status == PLAYING, m.Tournament.created_at >= since))
                     .order_by(m.Tournament.created_at.desc(), m.Tournament.id)
                     .limit(limit)
                 )

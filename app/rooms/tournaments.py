@@ -120,7 +120,7 @@ class TournamentBook(Protocol):
     async def load(self, tournament_id: str) -> Tournament | None: ...
 
     async def listing(self, limit: int) -> list[Tournament]:
-        """The tournaments registering and being played, and the last finished ones."""
+        """The tournaments being played, and the others made lately, the newest first."""
 
     async def enter(self, tournament_id: str, player: Player) -> None:
         """``unknown_tournament``, ``tournament_closed`` (not registering), ``tournament_full``;
@@ -214,7 +214,9 @@ class Director:
         self._rng = rng or random.SystemRandom()
         self._poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()  # this node advances one tournament at a time
+        # Each tournament is moved on by one task of this node at a time (two at once would
+        # only open tables that lose the race to name them); another's readers do not wait.
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
     async def create(self, host: Player, name: str, preset: str, size: int) -> Tournament:
         least = side_size(preset) * (MIN_UNITS - 1) + 1
@@ -268,15 +270,24 @@ class Director:
     async def advance(self, tournament_id: str) -> Tournament:
         """Take the tournament as far as what is decided allows: the tables' results read, the
         next matches made, their tables opened, the champion named."""
-        async with self._lock:
-            while True:
-                tournament = await self._book.load(tournament_id)
-                if tournament is None:
-                    raise RoomError("unknown_tournament", "There is no such tournament.")
-                if tournament.status != PLAYING:
-                    return tournament
-                if not await self._step(tournament):
-                    return tournament
+        lock, users = self._locks.get(tournament_id, (asyncio.Lock(), 0))
+        self._locks[tournament_id] = (lock, users + 1)
+        try:
+            async with lock:
+                while True:
+                    tournament = await self._book.load(tournament_id)
+                    if tournament is None:
+                        raise RoomError("unknown_tournament", "There is no such tournament.")
+                    if tournament.status != PLAYING:
+                        return tournament
+                    if not await self._step(tournament):
+                        return tournament
+        finally:
+            lock, users = self._locks[tournament_id]
+            if users == 1:
+                del self._locks[tournament_id]
+            else:
+                self._locks[tournament_id] = (lock, users - 1)
 
     async def _step(self, tournament: Tournament) -> bool:
         """One pass of ``advance``; whether it changed anything."""

@@ -11,14 +11,15 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.store import SqlStore
-from app.db.tournaments import SqlTournaments
+from app.db.tournaments import SHOWN_DAYS, SqlTournaments
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
@@ -196,3 +197,20 @@ async def test_a_second_start_and_a_result_recorded_twice_change_nothing(nodes: 
     await node.director.advance(tid)
     finished = await node.book.load(tid)
     assert finished is not None and (finished.status, finished.champion) == ("finished", 0)
+
+
+async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes: Nodes) -> None:
+    """A tournament whose host never started it, or that ended, leaves the listing a week after
+    it was made (still readable at its address); one being played stays however old."""
+    node = nodes.node()
+    stale = (await node.director.create(player("a"), "Stale", "bulgarian2", 4)).id
+    fresh = (await node.director.create(player("b"), "Fresh", "bulgarian2", 4)).id
+    long_played = await entered(node, 2)
+    async with nodes.sessions.begin() as session:
+        await session.execute(
+            update(m.Tournament)
+            .where(m.Tournament.id.in_([stale, long_played]))
+            .values(created_at=datetime.now(UTC) - timedelta(days=SHOWN_DAYS, hours=1))
+        )
+    assert {t.id for t in await node.director.listing()} == {fresh, long_played}
+    assert (await node.director.view(stale)).name == "Stale"
