@@ -20,6 +20,7 @@ from app.db.moderation import Entry, ModerationLog
 from app.db.networks import Networks
 from app.db.players import Players
 from app.db.reports import FiledReport, Reports
+from app.db.tournaments import SqlTournaments
 from app.rooms.errors import RoomError
 from app.settings import Settings
 
@@ -191,6 +192,14 @@ async def log(settings: Settings, days: float, who: str | None = None) -> list[E
         return None if found is None and not entries else entries
 
     return await on_database(settings, work)
+
+
+async def rename_tournament(
+    settings: Settings, tournament_id: str, name: str
+) -> tuple[str, str] | None:
+    """Rename a tournament whose name breaks the site's rules: its host's id and its name
+    before, or None for no such tournament."""
+    return await on_database(settings, lambda s: SqlTournaments(s).rename(tournament_id, name))
 
 
 async def announce(

@@ -10,6 +10,9 @@
   the player sits show the new name within ``BELOTE_TOKEN_CHECK_SECONDS`` (every server reads
   the renames, ``app.db.player_news``); a username, which the leaderboards show beside the
   name, cannot be changed. The open reports about the player's name are closed as upheld.
+- ``rename-tournament TOURNAMENT NAME``: a tournament's name that breaks the site's rules (the
+  tournaments' list shows it to everyone); the line in the log names its host. Every page
+  shows the new name at its next question.
 - ``suspend PLAYER --reason TEXT [--days N] [--network]``: a player who breaks the site's
   rules (abuse in the chat, throwing matches) may watch but not play
   (``app.rooms.suspensions``), for N days
@@ -108,6 +111,18 @@ def _rename(args: argparse.Namespace, settings: Settings) -> int:
     _changed(settings, args.by, "rename", player_id, f"from {before} to {args.name}", closed)
     print(f"Player {player_id} is now called {args.name}.")
     _say_closed(closed)
+    return 0
+
+
+def _rename_tournament(args: argparse.Namespace, settings: Settings) -> int:
+    renamed = asyncio.run(actions.rename_tournament(settings, args.tournament, args.name))
+    if renamed is None:
+        print(f"No tournament has the id {args.tournament!r}.", file=sys.stderr)
+        return 1
+    host_id, before = renamed
+    detail = f"tournament {args.tournament} from {before} to {args.name}"
+    asyncio.run(actions.note(settings, args.by, "rename-tournament", host_id, detail))
+    print(f"Tournament {args.tournament} is now called {args.name}.")
     return 0
 
 
@@ -239,6 +254,7 @@ def _log(args: argparse.Namespace, settings: Settings) -> int:
 COMMANDS: dict[str, Command] = {
     "reset-password": _reset_password,
     "rename": _rename,
+    "rename-tournament": _rename_tournament,
     "suspend": _suspend,
     "lift": _suspend,
     "reports": _reports,
@@ -301,6 +317,11 @@ def _parser() -> argparse.ArgumentParser:
     renaming = command("rename", "give a player another display name")
     player(renaming)
     renaming.add_argument("name", type=_name, help="the new display name (1 to 32 characters)")
+    renaming = command("rename-tournament", "give a tournament another name")
+    renaming.add_argument(
+        "tournament", help="the tournament's id (its page's address ends with it)"
+    )
+    renaming.add_argument("name", type=_name, help="the new name (1 to 32 characters)")
     suspending = command("suspend", "let a player watch but not play")
     player(suspending)
     suspending.add_argument(

@@ -321,6 +321,16 @@ class SqlTournaments:
                 .values(status=FINISHED, champion=champion, finished_at=datetime.now(UTC))
             )
 
+    async def rename(self, tournament_id: str, name: str) -> tuple[str, str] | None:
+        """The operator renames a tournament (``python -m app.admin rename-tournament``): its
+        host's id and its name before, or None for no such tournament."""
+        async with self._sessions.begin() as session:
+            row = await session.get(m.Tournament, tournament_id)
+            if row is None:
+                return None
+            before, row.name = row.name, name
+            return row.host_id, before
+
     async def of_table(self, room_code: str) -> tuple[str, str] | None:
         async with self._sessions() as session:
             row = (

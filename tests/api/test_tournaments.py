@@ -9,7 +9,10 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
+from app import admin
+from app.settings import Settings
 from tests.api.test_account_erasure import erase
 from tests.api.test_ratings_quickplay import code_of
 from tests.conftest import Guest, Server, new_account, new_guest, ws_client
@@ -24,7 +27,7 @@ async def read(http: httpx.AsyncClient, tournament_id: str, who: Guest | None = 
 
 
 async def made(http: httpx.AsyncClient, host: Guest, **body: Any) -> Any:
-    answer = await http.post(T, json={"name": "Friday cup", **body}, headers=host.auth)
+    answer = await http.post(T, json={"name": "Friday cup"} | body, headers=host.auth)
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -280,3 +283,23 @@ async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
     final = await until(http, played, lambda s: s["status"] == "finished")
     assert {e["id"]: e["name"] for e in final["entrants"]} == {bob.id: "Bob", ann.id: None}
     assert final["units"][final["champion"]] == [{"id": bob.id, "name": "Bob"}]
+
+
+async def test_the_operator_renames_a_tournament_whose_name_breaks_the_rules(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m app.admin rename-tournament``: everyone reads the new name; the log says
+    who did it and whose tournament it was."""
+    host = await new_guest(http, "Host")
+    tid = (await made(http, host, name="Rude words", preset="bulgarian2"))["id"]
+    command = ["rename-tournament", tid, " Friday cup ", "--by", "alice"]
+    assert await asyncio.to_thread(admin.main, command, settings) == 0
+    assert capsys.readouterr().out == f"Tournament {tid} is now called Friday cup.\n"
+    assert (await read(http, tid))["name"] == "Friday cup"
+    assert [t["name"] for t in (await http.get(T)).json()["tournaments"]] == ["Friday cup"]
+    assert await asyncio.to_thread(admin.main, ["log", "--player", host.id], settings) == 0
+    logged = capsys.readouterr().out
+    assert "alice" in logged and f"tournament {tid} from Rude words to Friday cup" in logged
+    nobody = ["rename-tournament", "0123456789abcdef", "Cup"]
+    assert await asyncio.to_thread(admin.main, nobody, settings) == 1
+    assert "No tournament has the id '0123456789abcdef'." in capsys.readouterr().err
