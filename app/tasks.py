@@ -8,6 +8,14 @@ import contextlib
 from typing import Any
 
 
+async def next_round(soon: asyncio.Event, seconds: float) -> None:
+    """Wait until ``soon`` is set or ``seconds`` pass, whichever comes first, and clear it: a
+    loop's next round, brought forward by whoever sets the event."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(soon.wait(), seconds)
+    soon.clear()
+
+
 async def stop_task(task: asyncio.Task[Any] | None) -> None:
     """Cancel ``task`` and wait until it has finished, so that nothing it holds outlives its
     owner's ``close``; a task that is None (never started, or stopped already) is left alone."""

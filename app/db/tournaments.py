@@ -7,7 +7,7 @@ one tournament change it once: the loser's write matches no row and it does noth
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Update, delete, func, or_, select, update
@@ -23,6 +23,7 @@ from app.rooms.tournaments import (
     FINISHED,
     PLAYING,
     REGISTERING,
+    Draw,
     Entry,
     Played,
     TableMatch,
@@ -152,27 +153,27 @@ class SqlTournaments:
             for row in rows
         ]
 
-    async def _changed(self, session: AsyncSession, tournament_id: str, statement: Update) -> None:
-        """Run a conditional update of the tournament's row; if it matched nothing, say why."""
-        result = await session.execute(statement.where(m.Tournament.id == tournament_id))
+    async def _registering(
+        self, session: AsyncSession, tournament_id: str, **values: object
+    ) -> None:
+        """Change the tournament's row while it takes entries — or, with no ``values``, touch
+        it — else say why not (``unknown_tournament``, ``tournament_closed``). Entries and
+        withdrawals are serialised on it (PostgreSQL locks the row until the commit; SQLite
+        has one writer), so two last entries cannot both fit, nor one slip in past the start."""
+        result = await session.execute(
+            update(m.Tournament)
+            .where(m.Tournament.id == tournament_id, m.Tournament.status == REGISTERING)
+            .values(**(values or {"status": REGISTERING}))
+        )
         if result.rowcount == 1:  # type: ignore[attr-defined]
             return
-        row = await session.get(m.Tournament, tournament_id)
-        if row is None:
+        if await session.get(m.Tournament, tournament_id) is None:
             raise _unknown()
         raise _closed()
 
     async def enter(self, tournament_id: str, player: Player) -> None:
         async with self._sessions.begin() as session:
-            # Touching the row first serialises the entries (PostgreSQL locks it until the
-            # commit; SQLite has one writer): two last entries cannot both fit.
-            await self._changed(
-                session,
-                tournament_id,
-                update(m.Tournament)
-                .where(m.Tournament.status == REGISTERING)
-                .values(status=REGISTERING),
-            )
+            await self._registering(session, tournament_id)
             if await session.get(m.TournamentEntry, (tournament_id, player.id)) is not None:
                 return
             size = await session.scalar(
@@ -193,13 +194,7 @@ class SqlTournaments:
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:
-            await self._changed(
-                session,
-                tournament_id,
-                update(m.Tournament)
-                .where(m.Tournament.status == REGISTERING)
-                .values(status=REGISTERING),
-            )
+            await self._registering(session, tournament_id)
             await session.execute(
                 delete(m.TournamentEntry).where(
                     m.TournamentEntry.tournament_id == tournament_id,
@@ -217,29 +212,19 @@ class SqlTournaments:
     async def cancel(self, tournament_id: str, host_id: str) -> None:
         async with self._sessions.begin() as session:
             await self._host_only(session, tournament_id, host_id)
-            await self._changed(
-                session,
-                tournament_id,
-                update(m.Tournament)
-                .where(m.Tournament.status == REGISTERING)
-                .values(status=CANCELLED, finished_at=datetime.now(UTC)),
-            )
+            now = datetime.now(UTC)
+            await self._registering(session, tournament_id, status=CANCELLED, finished_at=now)
 
     async def start(
         self,
         tournament_id: str,
         host_id: str,
-        draw: Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]],
+        draw: Draw,
     ) -> None:
         async with self._sessions.begin() as session:
             await self._host_only(session, tournament_id, host_id)
-            await self._changed(
-                session,
-                tournament_id,
-                update(m.Tournament)
-                .where(m.Tournament.status == REGISTERING)
-                .values(status=PLAYING, started_at=datetime.now(UTC)),
-            )
+            now = datetime.now(UTC)
+            await self._registering(session, tournament_id, status=PLAYING, started_at=now)
             entrants = list(
                 await session.scalars(
                     select(m.TournamentEntry.player_id)

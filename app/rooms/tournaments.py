@@ -31,6 +31,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import WAITING
 from app.rules import PRESETS, Ruleset
+from app.tasks import next_round, stop_task
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,11 @@ class Played:
     conceded: bool
 
 
+Draw = Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]]
+"""The start's draw: of the entrants' ids, in the order they entered, each one's unit and the
+bracket's first round (``drawer``)."""
+
+
 class TournamentBook(Protocol):
     """Where tournaments are kept (``app.db.tournaments``). Every change is conditional on the
     state it was decided from, so that it happens once whoever tries it."""
@@ -136,10 +142,10 @@ class TournamentBook(Protocol):
         self,
         tournament_id: str,
         host_id: str,
-        draw: Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]],
+        draw: Draw,
     ) -> None:
-        """Move a registering tournament to playing: ``draw`` (of the entrants' ids, in the
-        order they entered) gives each their unit and the first round. ``unknown_tournament``,
+        """Move a registering tournament to playing: ``draw`` gives each entrant their unit
+        and the first round. ``unknown_tournament``,
         ``not_host``, ``tournament_closed``; ``draw`` may refuse (``too_few_entrants``)."""
 
     async def played(self, tournament_id: str) -> list[Played]:
@@ -178,9 +184,7 @@ def side_size(preset: str) -> int:
     return len(sides[0])
 
 
-def drawer(
-    side_size: int, rng: random.Random
-) -> Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]]:
+def drawer(side_size: int, rng: random.Random) -> Draw:
     """The start's draw for a game whose sides seat ``side_size``: units at random, the bracket
     seeded in the draw's order."""
 
@@ -382,9 +386,7 @@ class Director:
 
     async def _sweep(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), self._sweep_seconds)
-            self._poked.clear()
+            await next_round(self._poked, self._sweep_seconds)
             try:
                 for tournament_id in await self._book.playing():
                     await self.advance(tournament_id)
@@ -392,8 +394,5 @@ class Director:
                 log.exception("advancing the tournaments failed")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None

@@ -13,11 +13,10 @@ the price is that another node's sockets go on for at most ``interval`` seconds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Collection
 
-from app.tasks import stop_task
+from app.tasks import next_round, stop_task
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +79,7 @@ class TokenWatch:
 
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._soon.wait(), self._interval)
-            self._soon.clear()
+            await next_round(self._soon, self._interval)
             try:
                 await self.check()
             except Exception:  # the database is down: the next round tries again
