@@ -18,6 +18,7 @@ from app.api.errors import responses
 from app.api.paths import HEX, InvitationId, PlayerId, RoomCode
 from app.api.services import PlayerDep, ServicesDep
 from app.api.suspension import Unsuspended
+from app.api.tournaments import TournamentRef
 from app.db.presence import online_window
 from app.rooms.errors import RoomError
 
@@ -62,6 +63,12 @@ class PlayWithOut(BaseModel):
     at: datetime = Field(description="When they asked.")
 
 
+class TournamentTableOut(BaseModel):
+    tournament: TournamentRef
+    preset: str
+    room: str = Field(description="The table's code: your match there is being played.")
+
+
 class InvitationsOut(BaseModel):
     invitations: list[InvitationOut] = Field(
         description="Your friends' invitations to their tables, the newest first (an hour "
@@ -71,6 +78,9 @@ class InvitationsOut(BaseModel):
         description="Friends waiting in quick play to be seated with you as partners: "
         "`POST /api/quickplay` with the same preset and rated-ness and `partner` their id "
         "answers them. The newest first; not from friends you muted."
+    )
+    tournament_tables: list[TournamentTableOut] = Field(
+        description="The tables where your match of a tournament being played is on (§9)."
     )
 
 
@@ -125,6 +135,14 @@ async def _invited(services: ServicesDep, player_id: str) -> InvitationsOut:
     return InvitationsOut(
         invitations=await _invitations(services, player_id),
         play_with=await _play_with(services, player_id),
+        tournament_tables=[
+            TournamentTableOut(
+                tournament=TournamentRef(id=t.tournament_id, name=t.name),
+                preset=t.preset,
+                room=t.room_code,
+            )
+            for t in await services.tournaments.tables_of(player_id)
+        ],
     )
 
 

@@ -28,6 +28,7 @@ from app.rooms.tournaments import (
     Played,
     TableMatch,
     Tournament,
+    YourTable,
 )
 
 SHOWN_DAYS = 7
@@ -327,6 +328,28 @@ class SqlTournaments:
                 )
             ).first()
             return None if row is None else (row[0], row[1])
+
+    async def tables_of(self, player_id: str) -> list[YourTable]:
+        tables, entries = m.TournamentMatch, m.TournamentEntry
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(m.Tournament.id, m.Tournament.name, m.Tournament.preset, tables.room_code)
+                .join(entries, entries.tournament_id == m.Tournament.id)
+                .join(tables, tables.tournament_id == m.Tournament.id)
+                .where(
+                    entries.player_id == player_id,
+                    m.Tournament.status == PLAYING,
+                    or_(tables.unit_a == entries.unit, tables.unit_b == entries.unit),
+                    tables.winner.is_(None),
+                    tables.room_code.is_not(None),
+                )
+                .order_by(m.Tournament.started_at, m.Tournament.id)
+            )
+            return [
+                YourTable(tid, name, preset, code)
+                for tid, name, preset, code in rows
+                if code is not None  # (the query's own condition, for the type)
+            ]
 
     async def playing(self) -> list[str]:
         async with self._sessions() as session:

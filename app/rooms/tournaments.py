@@ -98,6 +98,16 @@ class Tournament:
 
 
 @dataclass(frozen=True, slots=True)
+class YourTable:
+    """A table where a player's unit plays now (``TournamentBook.tables_of``)."""
+
+    tournament_id: str
+    name: str
+    preset: str
+    room_code: str
+
+
+@dataclass(frozen=True, slots=True)
 class Played:
     """A table's stored result: the first match its room finished."""
 
@@ -167,6 +177,9 @@ class TournamentBook(Protocol):
 
     async def of_table(self, room_code: str) -> tuple[str, str] | None:
         """The id and name of the tournament whose table ``room_code`` is."""
+
+    async def tables_of(self, player_id: str) -> list[YourTable]:
+        """The tables where the player's unit plays now, in the tournaments being played."""
 
     async def playing(self) -> list[str]:
         """The ids of the tournaments being played."""
@@ -250,6 +263,9 @@ class Director:
 
     async def of_table(self, room_code: str) -> tuple[str, str] | None:
         return await self._book.of_table(room_code)
+
+    async def tables_of(self, player_id: str) -> list[YourTable]:
+        return await self._book.tables_of(player_id)
 
     async def enter(self, tournament_id: str, player: Player) -> Tournament:
         await self._book.enter(tournament_id, player)

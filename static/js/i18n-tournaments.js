@@ -45,6 +45,7 @@ export const WORDS = {
     tn_playing: "Being played",
     tn_scoresheet: "Scoresheet",
     tn_table_of: "Tournament: {name}",
+    tn_match_on: "Your match in {name} is on ({game})",
   },
   fr: {
     nav_tournaments: "Tournois",
@@ -90,6 +91,7 @@ export const WORDS = {
     tn_playing: "En cours",
     tn_scoresheet: "Feuille de marque",
     tn_table_of: "Tournoi : {name}",
+    tn_match_on: "Votre partie du tournoi {name} commence ({game})",
   },
   bg: {
     nav_tournaments: "Турнири",
@@ -135,5 +137,6 @@ export const WORDS = {
     tn_playing: "Играе се",
     tn_scoresheet: "Резултати",
     tn_table_of: "Турнир: {name}",
+    tn_match_on: "Вашата партия в турнира {name} започна ({game})",
   },
 };

@@ -3,7 +3,9 @@
 // it, like the announcement, each with "Go to the table" and "×" (put away); so is a friend's
 // ask to play quick play as partners ("Play together", §8.3). Asked for
 // (`GET /api/players/me/invitations`) when the page changes and every few seconds; an invitation
-// to the table the page shows is left out.
+// to the table the page shows is left out. So is the table where the reader's match of a
+// tournament is on ("Your match in Friday cup is on"), on every page, the lobby included, but that
+// table's own and its tournament's (which has its own "Go to your table").
 import { get } from "./api.js";
 import { h, replace } from "./dom.js";
 import { invitationItem, playWithItem, playWithShown } from "./friends.js";
@@ -11,9 +13,10 @@ import { getPlayer } from "./identity.js";
 import { lang, t } from "./i18n.js";
 
 const EVERY_MS = 15 * 1000;
-let place = { lobby: true }; // where the reader is: { lobby: true }, { room: code } or {}
+let place = { lobby: true }; // where the reader is: { lobby: true }, { room: code }, { tournament: id } or {}
 let invitations = []; // as last read
 let playWith = []; // friends' asks to play quick play as partners, as last read
+let tables = []; // the tables where the reader's tournament matches are on, as last read
 let asked = 0; // the newest read wins: a slow answer for a page left is dropped
 let drawn = null; // what the bar shows, as drawn last
 
@@ -22,27 +25,30 @@ function draw(answered = false) {
   if (!box) return;
   const shown = place.lobby ? [] : invitations.filter((inv) => inv.room !== place.room);
   const asks = place.lobby ? [] : playWithShown(playWith);
+  const mine = tables.filter((x) => x.room !== place.room && x.tournament.id !== place.tournament);
   if (answered) box.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
-  box.hidden = !shown.length && !asks.length;
+  box.hidden = !shown.length && !asks.length && !mine.length;
   // Drawn again only if something changed: a reader's focus on "Go to the table" stays put.
-  const key = JSON.stringify([lang(), shown, asks]);
+  const key = JSON.stringify([lang(), shown, asks, mine]);
   if (key === drawn) return;
   drawn = key;
-  const items = [...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
+  const items = [...mine.map(tournamentTableItem), ...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
   replace(box, ...(items.length ? [h("ul", { class: "friend-list", "aria-label": t("friend_invitations") }, ...items)] : []));
 }
 
 async function read() {
   const turn = ++asked;
-  if (place.lobby || !getPlayer()) {
+  if (!getPlayer()) {
     invitations = [];
     playWith = [];
+    tables = [];
   } else {
     try {
       const answer = await get("/api/players/me/invitations");
       if (turn !== asked) return;
       invitations = answer.invitations;
       playWith = answer.play_with;
+      tables = answer.tournament_tables;
     } catch {
       return; // offline, or the token refused (the page says so): the last ones read stay
     }
@@ -50,7 +56,18 @@ async function read() {
   draw(true);
 }
 
-/** The page changed: `where` is `{ lobby: true }`, `{ room: code }` or `{}` (another page). */
+/** A table where the reader's tournament match is on, with the way there. */
+function tournamentTableItem(table) {
+  return h(
+    "li",
+    { class: "invitation tournament-table", dataset: { room: table.room } },
+    h("span", { class: "friend-name", text: t("tn_match_on", { name: table.tournament.name, game: t(`preset_${table.preset}`) }) }),
+    h("span", { class: "friend-actions" }, h("a", { class: "button primary", href: `#/r/${encodeURIComponent(table.room)}`, text: t("tn_go") })),
+  );
+}
+
+/** The page changed: `where` is `{ lobby: true }`, `{ room: code }`, `{ tournament: id }` or
+ * `{}` (another page). */
 export function invitationsAt(where) {
   place = where;
   draw(); // at once with what is known, then as the server says

@@ -63,7 +63,10 @@ function route() {
   else if (hash === "/rules") page = showRules(app, "bulgarian");
   else if ((m = hash.match(/^\/rules\/([\w-]+)$/))) page = showRules(app, m[1]);
   else if (hash === "/tournaments") page = showTournaments(app);
-  else if ((m = hash.match(/^\/tournaments\/([\w-]+)$/))) page = showTournament(app, m[1]);
+  else if ((m = hash.match(/^\/tournaments\/([\w-]+)$/))) {
+    where = { tournament: m[1] };
+    page = showTournament(app, m[1]);
+  }
   else if ((m = hash.match(/^\/m\/([\w-]+)\/d\/(\d+)$/))) page = showReplay(app, m[1], Number(m[2]));
   else if ((m = hash.match(/^\/m\/([\w-]+)$/))) page = showMatch(app, m[1]);
   else {

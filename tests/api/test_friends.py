@@ -23,7 +23,14 @@ from tests.api.test_suspension import eventually, hearing_news, suspension
 from tests.conftest import Guest, new_guest
 
 FRIENDS = "/api/players/me/friends"
-NOTHING = {"friends": [], "asked": [], "asking": [], "invitations": [], "play_with": []}
+NOTHING = {
+    "friends": [],
+    "asked": [],
+    "asking": [],
+    "invitations": [],
+    "play_with": [],
+    "tournament_tables": [],
+}
 """A friends list with nothing in it."""
 
 

@@ -109,6 +109,9 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     await play_round(http, server, state["id"], by_id)
     state = await until(http, state["id"], lambda s: s["status"] == "finished")
     assert state["champion"] == 0 and state["tables"][-1]["winner"] == 0
+    for guest in guests:  # no table is on any more
+        told = (await http.get("/api/players/me/invitations", headers=guest.auth)).json()
+        assert told["tournament_tables"] == []
     # Each match is a stored match of the history, read by its players (a private room's).
     champion = by_id[state["units"][0][0]["id"]]
     path = f"/api/matches/{state['tables'][-1]['match_id']}"
@@ -146,6 +149,16 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
         "entered": False,
         "unit": None,
         "table": None,
+    }
+    # Wherever they are on the site, each is told where their match is on (their alone).
+    for who in (ann, bob, zed):
+        told = (await http.get("/api/players/me/invitations", headers=who.auth)).json()
+        expected = [] if who is zed else [table_of[who.id]]
+        assert [t["room"] for t in told["tournament_tables"]] == expected
+    told = (await http.get("/api/players/me/invitations", headers=ann.auth)).json()
+    assert told["tournament_tables"][0]["tournament"] == {
+        "id": tournament["id"],
+        "name": "Friday cup",
     }
     # A table's page learns whose table it is, to link back (a room of no tournament: null).
     for code in codes:

@@ -56,6 +56,18 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     assert ann.inner_text(".tn-round h3") == "Final"
     final = ann.inner_text(".tn-match")
     assert "Ann" in final and "Bob" in final
+    ann.goto("/#/")  # elsewhere on the site, the bar above the page says where to go
+    told = ann.wait_for_selector("#invitations .tournament-table")
+    assert told.inner_text().startswith("Your match in Friday cup is on (Belot for two)")
+    ann.click("#invitations .tournament-table a")
+    ann.wait_for_selector("#room[data-status=playing]")
+    ann.wait_for_selector("#invitations", state="hidden")  # not at the table it names
+    read = ann.get_attribute("#invitations", "data-read")
+    ann.goto(address)
+    ann.wait_for_function(
+        "r => document.querySelector('#invitations').dataset.read !== r", arg=read
+    )
+    assert ann.is_hidden("#invitations")  # nor on its tournament's page, which has its own
     bob.wait_for_selector("#tn-go")  # Bob's page hears of it on its next question
     assert bob.inner_text(".tn-round h3") == "Finale"
     bob.screenshot(path=str(artifacts / "tournament-playing-fr.png"), full_page=True)
