@@ -548,8 +548,8 @@ class Tournament(Base):
 
 class TournamentEntry(Base):
     """A player entered in a tournament, and the unit (the side they play as, alone or with a
-    drawn partner) the start drew them into. Erasure keeps an entry of a started tournament
-    without its name, as a match's seat."""
+    drawn partner) the start drew them into. Shown under the player's name as it is now;
+    erasure keeps an entry of a started tournament, nameless as its player."""
 
     __tablename__ = "tournament_entries"
 
@@ -557,7 +557,6 @@ class TournamentEntry(Base):
         ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
     )
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
-    name: Mapped[str | None] = mapped_column(String(64))
     unit: Mapped[int | None]
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -47,23 +47,24 @@ def _closed() -> RoomError:
 
 def _tournament(
     row: m.Tournament,
-    host_name: str | None,
+    names: dict[str, str | None],
     entries: Sequence[m.TournamentEntry],
     matches: Sequence[m.TournamentMatch],
 ) -> Tournament:
+    """``names``: the players' names as they are now, None for an erased one."""
     return Tournament(
         row.id,
         row.name,
         row.preset,
         row.host_id,
-        host_name,
+        names.get(row.host_id),
         row.size,
         row.status,
         row.created_at,
         row.started_at,
         row.finished_at,
         row.champion,
-        tuple(Entry(e.player_id, e.name, e.unit) for e in entries),
+        tuple(Entry(e.player_id, names.get(e.player_id), e.unit) for e in entries),
         tuple(
             TableMatch(
                 t.round,
@@ -100,9 +101,7 @@ class SqlTournaments:
                 )
             )
             await session.flush()
-            session.add(
-                m.TournamentEntry(tournament_id=tournament_id, player_id=host.id, name=host.name)
-            )
+            session.add(m.TournamentEntry(tournament_id=tournament_id, player_id=host.id))
 
     async def load(self, tournament_id: str) -> Tournament | None:
         async with self._sessions() as session:
@@ -125,34 +124,33 @@ class SqlTournaments:
             return await self._read(session, rows)
 
     async def _read(self, session: AsyncSession, rows: Sequence[m.Tournament]) -> list[Tournament]:
-        """The tournaments of ``rows`` with their entries and matches: three queries for all."""
+        """The tournaments of ``rows`` with their entries and matches, and everyone's name
+        as it is now (a rename shows at once; an erased player's is None): three queries."""
         ids = [row.id for row in rows]
-        hosts = await session.execute(
-            select(m.Player.id, m.Player.name, m.Player.erased_at).where(
-                m.Player.id.in_({row.host_id for row in rows})
+        entries = list(
+            await session.scalars(
+                select(m.TournamentEntry)
+                .where(m.TournamentEntry.tournament_id.in_(ids))
+                .order_by(m.TournamentEntry.joined_at, m.TournamentEntry.player_id)
             )
-        )
-        host_names = {i: None if erased else name for i, name, erased in hosts}
-        entries = await session.scalars(
-            select(m.TournamentEntry)
-            .where(m.TournamentEntry.tournament_id.in_(ids))
-            .order_by(m.TournamentEntry.joined_at, m.TournamentEntry.player_id)
         )
         matches = await session.scalars(
             select(m.TournamentMatch)
             .where(m.TournamentMatch.tournament_id.in_(ids))
             .order_by(m.TournamentMatch.round, m.TournamentMatch.slot)
         )
+        people = {row.host_id for row in rows} | {entry.player_id for entry in entries}
+        found = await session.execute(
+            select(m.Player.id, m.Player.name, m.Player.erased_at).where(m.Player.id.in_(people))
+        )
+        names = {i: None if erased else name for i, name, erased in found}
         entries_of: dict[str, list[m.TournamentEntry]] = {i: [] for i in ids}
         matches_of: dict[str, list[m.TournamentMatch]] = {i: [] for i in ids}
         for entry in entries:
             entries_of[entry.tournament_id].append(entry)
         for match in matches:
             matches_of[match.tournament_id].append(match)
-        return [
-            _tournament(row, host_names.get(row.host_id), entries_of[row.id], matches_of[row.id])
-            for row in rows
-        ]
+        return [_tournament(row, names, entries_of[row.id], matches_of[row.id]) for row in rows]
 
     async def _registering(
         self, session: AsyncSession, tournament_id: str, **values: object
@@ -187,11 +185,7 @@ class SqlTournaments:
             )
             if size is not None and entered is not None and entered >= size:
                 raise RoomError("tournament_full", "The tournament has all the entrants it takes.")
-            session.add(
-                m.TournamentEntry(
-                    tournament_id=tournament_id, player_id=player.id, name=player.name
-                )
-            )
+            session.add(m.TournamentEntry(tournament_id=tournament_id, player_id=player.id))
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:
@@ -390,7 +384,8 @@ def _match_rows(tournament_id: str, pairings: Sequence[Pairing]) -> list[m.Tourn
 async def forget(session: AsyncSession, player_id: str) -> None:
     """An erased player (``Accounts.erase``): out of the tournaments still taking entries, the
     ones they host among them called off (nobody else may start them); in a started one their
-    entry stays, for the bracket, without its name (the client says "Deleted player")."""
+    entry stays, for the bracket, and their name goes with their player's (the client says
+    "Deleted player")."""
     registering = select(m.Tournament.id).where(m.Tournament.status == REGISTERING)
     await session.execute(
         update(m.Tournament)
@@ -402,7 +397,4 @@ async def forget(session: AsyncSession, player_id: str) -> None:
             m.TournamentEntry.player_id == player_id,
             m.TournamentEntry.tournament_id.in_(registering),
         )
-    )
-    await session.execute(
-        update(m.TournamentEntry).where(m.TournamentEntry.player_id == player_id).values(name=None)
     )

@@ -42,7 +42,6 @@ def upgrade() -> None:
         "tournament_entries",
         sa.Column("tournament_id", sa.String(32), _tournament(), primary_key=True),
         sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("name", sa.String(64), nullable=True),
         sa.Column("unit", sa.Integer(), nullable=True),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
     )

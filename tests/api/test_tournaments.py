@@ -248,6 +248,10 @@ async def test_withdrawing_and_cancelling_before_the_start(http: httpx.AsyncClie
     ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
     tid = (await made(http, ann, preset="french", size=4))["id"]
     await entered(http, tid, [bob])
+    # Everyone is shown under their name as it is now.
+    renamed = await http.patch("/api/players/me", json={"name": "Robert"}, headers=bob.auth)
+    assert renamed.is_success, renamed.text
+    assert [e["name"] for e in (await read(http, tid))["entrants"]] == ["Ann", "Robert"]
     left = await http.delete(f"{T}/{tid}/entry", headers=bob.auth)
     assert left.status_code == 200 and [e["id"] for e in left.json()["entrants"]] == [ann.id]
     cancelled = await http.post(f"{T}/{tid}/cancel", headers=ann.auth)
