@@ -45,6 +45,7 @@ export const WORDS = {
     tn_playing: "Being played",
     tn_scoresheet: "Scoresheet",
     tn_table_of: "Tournament: {name}",
+    tn_back: "Back to the tournament",
     tn_match_on: "Your match in {name} is on ({game})",
   },
   fr: {
@@ -91,6 +92,7 @@ export const WORDS = {
     tn_playing: "En cours",
     tn_scoresheet: "Feuille de marque",
     tn_table_of: "Tournoi : {name}",
+    tn_back: "Retour au tournoi",
     tn_match_on: "Votre partie du tournoi {name} commence ({game})",
   },
   bg: {
@@ -137,6 +139,7 @@ export const WORDS = {
     tn_playing: "Играе се",
     tn_scoresheet: "Резултати",
     tn_table_of: "Турнир: {name}",
+    tn_back: "Обратно към турнира",
     tn_match_on: "Вашата партия в турнира {name} започна ({game})",
   },
 };

@@ -972,7 +972,10 @@ export function showRoom(app, code) {
         }),
       );
     }
-    if (me() !== null) {
+    if (S.tournament) {
+      // A tournament's table plays one match: the way on is the bracket, not a rematch.
+      parts.push(h("a", { class: "button primary", id: "back-to-tournament", href: `#/tournaments/${encodeURIComponent(S.tournament.id)}`, text: t("tn_back") }));
+    } else if (me() !== null) {
       // Only the players still here must ask (the server's rule): count them.
       const humans = room.seats.filter((s) => s.player && s.connected).length;
       parts.push(h("button", { type: "button", class: "primary", id: "rematch", text: t("rematch"), onclick: () => command("rematch", {}) }));

@@ -82,7 +82,8 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     ann.wait_for_selector(".tn-match li.won .tn-score")
     assert ann.inner_text(".tn-match .tn-state") == "Bob conceded the match."
     ann.screenshot(path=str(artifacts / "tournament-finished-en.png"), full_page=True)
-    bob.click("#room-tournament")
+    assert bob.query_selector("#match-over #rematch") is None  # one match a table
+    bob.click("#match-over #back-to-tournament")
     assert bob.wait_for_selector("#tn-champion").inner_text() == "Vainqueur du tournoi : Ann"
     assert bob.query_selector("#tn-go") is None
     ann.goto("/#/tournaments")
