@@ -165,7 +165,7 @@ async def listing(services: ServicesDep) -> TournamentsOut:
     status_code=201,
     response_model=TournamentOut,
     dependencies=[Unsuspended, SignedInCreationLimit],
-    responses=responses(403, 429),
+    responses=responses(400, 403, 429),
 )
 async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -> TournamentOut:
     """A new tournament taking entries, its host entered."""
