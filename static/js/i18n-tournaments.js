@@ -46,6 +46,7 @@ export const WORDS = {
     tn_scoresheet: "Scoresheet",
     tn_table_of: "Tournament: {name}",
     tn_back: "Back to the tournament",
+    tn_name_first: "Choose the name you will play under to enter.",
     tn_match_on: "Your match in {name} is on ({game})",
   },
   fr: {
@@ -93,6 +94,7 @@ export const WORDS = {
     tn_scoresheet: "Feuille de marque",
     tn_table_of: "Tournoi : {name}",
     tn_back: "Retour au tournoi",
+    tn_name_first: "Choisissez le nom sous lequel vous jouerez pour vous inscrire.",
     tn_match_on: "Votre partie du tournoi {name} commence ({game})",
   },
   bg: {
@@ -140,6 +142,7 @@ export const WORDS = {
     tn_scoresheet: "Резултати",
     tn_table_of: "Турнир: {name}",
     tn_back: "Обратно към турнира",
+    tn_name_first: "Изберете името, с което ще играете, за да се запишете.",
     tn_match_on: "Вашата партия в турнира {name} започна ({game})",
   },
 };

@@ -8,6 +8,7 @@ import { askFirst } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
+import { nameForm } from "./lobby.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
 import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
 
@@ -42,6 +43,7 @@ function nameNeeded() {
 export function showTournaments(app) {
   const list = h("div", { id: "tournament-list" }, h("p", { class: "muted", text: t("loading") }));
   const form = h("form", { class: "tn-form", id: "tournament-form" });
+  const naming = getPlayer() ? null : nameForm(() => go(location.hash)); // a name makes one
   app.append(
     h(
       "section",
@@ -50,7 +52,7 @@ export function showTournaments(app) {
       h("p", { class: "muted", text: t("tn_explain") }),
       list,
     ),
-    h("section", { class: "panel", id: "tournament-new" }, h("h2", { text: t("tn_new") }), form),
+    h("section", { class: "panel", id: "tournament-new" }, h("h2", { text: t("tn_new") }), naming, form),
   );
   const player = getPlayer();
   get("/api/rules")
@@ -164,7 +166,11 @@ export function showTournament(app, id) {
       h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map((e) => h("li", { dataset: { player: e.id }, text: e.name || t("deleted_player") }))),
     );
     const buttons = h("div", { class: "tn-buttons" });
-    if (!entered) {
+    if (!me) {
+      // Someone who followed the shared address before ever choosing a name: a name first,
+      // then "Enter" (the page is drawn again for them).
+      box.append(h("p", { class: "note", text: t("tn_name_first") }), nameForm(() => go(location.hash)));
+    } else if (!entered) {
       const full = tn.entrants.length >= tn.size;
       buttons.append(h("button", { type: "button", class: "primary", id: "tn-enter", text: t("tn_enter"), disabled: full, onclick: () => (getPlayer() ? act("POST", "/entry") : nameNeeded()) }));
     } else {

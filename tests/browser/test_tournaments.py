@@ -136,3 +136,24 @@ def test_a_full_bracket_fits_the_narrowest_phone_and_reads_well(
     assert host.evaluate(SIDEWAYS) <= 0
     assert low_contrast(host) == []
     host.screenshot(path=str(artifacts / "tournament-bracket-phone-bg.png"), full_page=True)
+
+
+def test_one_who_follows_the_address_without_a_name_chooses_one_there_and_enters(
+    new_page: Any,
+) -> None:
+    host = new_page()
+    ui.set_name(host, "Ann")
+    address = make(host, "Friday cup", "french", 8)
+    visitor = new_page(locale="fr-FR")
+    visitor.goto(address)
+    visitor.wait_for_selector("#tournament[data-status=registering] #name-form")
+    assert visitor.query_selector("#tn-enter") is None  # a name first
+    visitor.fill("#name-input", "Cy")
+    visitor.click("#name-form button[type=submit]")
+    visitor.click("#tn-enter")
+    visitor.wait_for_selector("#tn-withdraw")
+    names = visitor.eval_on_selector_all("#tn-entrants li", "ls => ls.map(l => l.textContent)")
+    assert names == ["Ann", "Cy"]
+    visitor.goto("/#/tournaments")  # named now: the form to make one, without a name form
+    visitor.wait_for_selector("#tournament-form #tn-create")
+    assert visitor.query_selector("#tournament-new #name-form") is None
