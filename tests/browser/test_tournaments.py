@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ui
+from tests.browser.conftest import PHONE
 from tests.browser.test_contrast import low_contrast
 from tests.browser.test_phone_width import SIDEWAYS
 
@@ -139,14 +140,16 @@ def test_a_full_bracket_fits_the_narrowest_phone_and_reads_well(
 
 
 def test_one_who_follows_the_address_without_a_name_chooses_one_there_and_enters(
-    new_page: Any,
+    new_page: Any, artifacts: Path
 ) -> None:
     host = new_page()
     ui.set_name(host, "Ann")
     address = make(host, "Friday cup", "french", 8)
-    visitor = new_page(locale="fr-FR")
+    visitor = new_page(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
     visitor.goto(address)
     visitor.wait_for_selector("#tournament[data-status=registering] #name-form")
+    assert visitor.evaluate(SIDEWAYS) <= 0
+    visitor.screenshot(path=str(artifacts / "tournament-visitor-phone-fr.png"), full_page=True)
     assert visitor.query_selector("#tn-enter") is None  # a name first
     visitor.fill("#name-input", "Cy")
     visitor.click("#name-form button[type=submit]")
