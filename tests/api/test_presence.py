@@ -180,11 +180,13 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
     assert alone.json() == {
         "invitations": (await listing(http, ann))["invitations"],
         "play_with": [],
+        "tournament_tables": [],
     }
     assert [i["room"] for i in alone.json()["invitations"]] == [code]
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json() == {
         "invitations": [],
         "play_with": [],
+        "tournament_tables": [],
     }
     answer = await http.get("/api/players/me/invitations")
     assert code_of(answer) == (401, "not_authenticated")
@@ -201,6 +203,7 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
     assert (await http.get("/api/players/me/invitations", headers=ann.auth)).json() == {
         "invitations": [],
         "play_with": [],
+        "tournament_tables": [],
     }
     assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)
