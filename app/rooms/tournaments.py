@@ -389,7 +389,7 @@ class Director:
                 with contextlib.suppress(RoomError):
                     await room.leave(entry.player_id)
             return False
-        # Should the beginning fail, the players find their table waiting, and may start it.
+        # Should the beginning fail, the next pass begins the table (``_begun``).
         await room.begin(host.player_id, fill_with_bots=True)
         return True
 
