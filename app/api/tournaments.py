@@ -1,5 +1,5 @@
 """Knockout tournaments over REST (``app.rooms.tournaments``): list and create them, enter and
-withdraw, and for the host start or cancel one; reading one moves it on (docs/protocol.md §9).
+withdraw, and for the host start or cancel one (docs/protocol.md §9); the server moves it on.
 
 A tournament's tables are private rooms: a table's code is shown only to the players who play
 at it (``you.table``), as a private room's code is a capability — others follow the bracket's
@@ -12,12 +12,12 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from app.api.bodies import Body
 from app.api.errors import responses
 from app.api.paths import HEX, RoomCode
-from app.api.players import clean_name
+from app.api.players import CleanName
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
 from app.rooms.ports import Player
@@ -31,7 +31,7 @@ TournamentId = Annotated[str, Path(pattern=HEX, description="A tournament's id (
 
 
 class TournamentIn(Body):
-    name: str = Field(max_length=200, examples=["Friday cup"])
+    name: CleanName = Field(examples=["Friday cup"])
     preset: str = Field(default="bulgarian", max_length=32)
     size: int = Field(
         default=8,
@@ -40,11 +40,6 @@ class TournamentIn(Body):
         description="The most entrants it takes (a game of partners: at least 3; partners are "
         "drawn at the start, and an odd one out plays with a bot).",
     )
-
-    @field_validator("name")
-    @classmethod
-    def _valid(cls, value: str) -> str:
-        return clean_name(value)
 
 
 class EntrantOut(BaseModel):
@@ -177,8 +172,8 @@ async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -
 async def read(
     tournament_id: TournamentId, services: ServicesDep, viewer: ViewerDep
 ) -> TournamentOut:
-    """The tournament as it stands (moved on first: the tables' results read, the next tables
-    opened). Ask every few seconds while it is played."""
+    """The tournament as it stands. Ask every few seconds while it is played: the server reads
+    each table's result when its match ends and opens the next tables."""
     return tournament_out(await services.tournaments.view(tournament_id), viewer)
 
 

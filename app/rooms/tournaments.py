@@ -9,8 +9,8 @@ opened like a quick-play table: the units seated on the game's two sides, bots i
 nobody fills, begun at once with the turn clock on, so that an absent player's stand-in plays
 and every match ends. A step that fails (a table that could not open, the database away) is
 tried again by the next round of ``advance``: every node runs one every
-``BELOTE_TOURNAMENT_SWEEP_SECONDS`` for the tournaments being played, at once when one of its
-rooms ends a match, and whenever a tournament is read.
+``BELOTE_TOURNAMENT_SWEEP_SECONDS`` for the tournaments being played, and at once when one of
+its rooms ends a match; the start opens the first round's tables itself.
 """
 
 from __future__ import annotations
@@ -246,17 +246,12 @@ class Director:
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
-        """The tournament, advanced first if it is being played."""
+        """The tournament as stored. Reading it moves nothing on (the sweep and the match-end
+        poke do): a page that asks every few seconds costs three queries, not a pass."""
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
-        if tournament.status != PLAYING:
-            return tournament
-        try:
-            return await self.advance(tournament_id)
-        except Exception:  # a table that could not open now: the reader sees where it stands
-            log.exception("tournament %s: advancing it failed", tournament_id)
-            return tournament
+        return tournament
 
     async def listing(self, limit: int = 50) -> list[Tournament]:
         return await self._book.listing(limit)
@@ -285,7 +280,11 @@ class Director:
             raise RoomError("unknown_tournament", "There is no such tournament.")
         draw = drawer(side_size(tournament.preset), self._rng)
         await self._book.start(tournament_id, host_id, draw)
-        return await self.view(tournament_id)
+        try:
+            return await self.advance(tournament_id)  # the first round's tables, at once
+        except Exception:  # started all the same: the sweep opens what could not open now
+            log.exception("tournament %s: opening its first tables failed", tournament_id)
+            return await self.view(tournament_id)
 
     async def advance(self, tournament_id: str) -> Tournament:
         """Take the tournament as far as what is decided allows: the tables' results read, the

@@ -15,6 +15,7 @@ from app import admin
 from app.settings import Settings
 from tests.api.test_account_erasure import erase
 from tests.api.test_ratings_quickplay import code_of
+from tests.api.test_suspension import eventually, hearing_news
 from tests.conftest import Guest, Server, new_account, new_guest, ws_client
 
 T = "/api/tournaments"
@@ -320,3 +321,40 @@ async def test_the_operator_renames_a_tournament_whose_name_breaks_the_rules(
     nobody = ["rename-tournament", "0123456789abcdef", "Cup"]
     assert await asyncio.to_thread(admin.main, nobody, settings) == 1
     assert "No tournament has the id '0123456789abcdef'." in capsys.readouterr().err
+
+
+async def test_a_suspended_player_may_neither_make_nor_enter_one_nor_be_seated(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """403 `suspended` for making or entering a tournament, nothing stored; an entrant the
+    operator suspends after entering is not seated at their table: a bot plays for them."""
+    async with hearing_news(settings) as (_server, http):
+        ann, bob, rude = [await new_guest(http, n) for n in ("Ann", "Bob", "Rude")]
+        tid = (await made(http, ann, preset="bulgarian2", size=4))["id"]
+        await entered(http, tid, [bob])
+        for who in (rude, bob):
+            command = ["suspend", who.id, "--reason", "Insults in the chat"]
+            assert await asyncio.to_thread(admin.main, command, settings) == 0
+        capsys.readouterr()
+
+        async def heard() -> bool:
+            me = (await http.get("/api/players/me", headers=rude.auth)).json()
+            them = (await http.get("/api/players/me", headers=bob.auth)).json()
+            return me["suspension"] is not None and them["suspension"] is not None
+
+        await eventually(heard)
+        refusals = [
+            await http.post(T, json={"name": "Cup"}, headers=rude.auth),
+            await http.post(f"{T}/{tid}/entry", headers=rude.auth),
+        ]
+        assert [code_of(r) for r in refusals] == [(403, "suspended")] * 2
+        assert [t["id"] for t in (await http.get(T)).json()["tournaments"]] == [tid]
+        assert [e["id"] for e in (await read(http, tid))["entrants"]] == [ann.id, bob.id]
+        assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
+        code = (await read(http, tid, ann))["you"]["table"]
+        room = (await http.get(f"/api/rooms/{code}", headers=ann.auth)).json()["room"]
+        assert [s["player"] and s["player"]["id"] for s in room["seats"]] in (
+            [ann.id, None],
+            [None, ann.id],
+        )
+        assert all(s["player"] is not None or s["bot"] for s in room["seats"])
