@@ -97,7 +97,17 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     second = [(t["a"], t["b"]) for t in state["tables"] if t["round"] == 1]
     assert second == [(1, 2)]
     assert (await play_round(http, server, state["id"], by_id)) == [(3, 4), (1, 2)]
-    state = await until(http, state["id"], lambda s: len(s["tables"]) == 6)
+    # The server reads each result as its match ends, in its own time: wait for both.
+    state = await until(
+        http,
+        state["id"],
+        lambda s: (
+            len(s["tables"]) == 6
+            and all(
+                t["winner"] is not None for t in s["tables"] if (t["round"], t["slot"]) == (1, 1)
+            )
+        ),
+    )
     assert [(t["a"], t["b"]) for t in state["tables"] if t["round"] == 1] == [(0, 3), (1, 2)]
     played = {(t["round"], t["slot"]): t for t in state["tables"]}
     assert played[0, 1]["winner"] == 3 and played[0, 1]["match_id"] is not None
