@@ -20,8 +20,10 @@ from app.api.paths import HEX, RoomCode
 from app.api.players import CleanName
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
+from app.rooms.config import MOST_TARGET
 from app.rooms.ports import Player
-from app.rooms.tournaments import MAX_ENTRANTS, Tournament
+from app.rooms.tournaments import MAX_ENTRANTS, Game, Tournament
+from app.rules import Ruleset
 
 router = APIRouter(
     prefix="/api/tournaments", tags=["tournaments"], responses=responses(401, 413, 422)
@@ -33,6 +35,15 @@ TournamentId = Annotated[str, Path(pattern=HEX, description="A tournament's id (
 class TournamentIn(Body):
     name: CleanName = Field(examples=["Friday cup"])
     preset: str = Field(default="bulgarian", max_length=32)
+    house_rules: dict[str, bool | str] = Field(
+        default_factory=dict, description="Every table's house rules (GET /api/rules)."
+    )
+    target: int | None = Field(
+        default=None,
+        ge=1,
+        le=MOST_TARGET,
+        description="Every table's match target; default the preset's (151 / 1000).",
+    )
     size: int = Field(
         default=8,
         ge=2,
@@ -71,6 +82,10 @@ class TournamentOut(BaseModel):
     id: str
     name: str
     preset: str
+    house_rules: dict[str, bool | str] = Field(
+        description="Every table's house rules (those at their default left out)."
+    )
+    target: int = Field(description="Every table's match target.")
     host: EntrantOut
     size: int
     status: str = Field(description="`registering`, `playing`, `finished` or `cancelled`.")
@@ -97,6 +112,7 @@ class TournamentsOut(BaseModel):
 def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentOut:
     """What anyone may read of ``tournament``, and what ``reader`` alone may."""
     units = tournament.units
+    game = tournament.game
     you = None
     if reader is not None:
         mine = next((e for e in tournament.entries if e.player_id == reader.id), None)
@@ -113,7 +129,9 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
     return TournamentOut(
         id=tournament.id,
         name=tournament.name,
-        preset=tournament.preset,
+        preset=game.preset,
+        house_rules=dict(game.house_rules),
+        target=game.target or Ruleset.from_dict(game.rules).default_target,
         host=EntrantOut(id=tournament.host_id, name=tournament.host_name),
         size=tournament.size,
         status=tournament.status,
@@ -164,7 +182,8 @@ async def listing(services: ServicesDep) -> TournamentsOut:
 )
 async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -> TournamentOut:
     """A new tournament taking entries, its host entered."""
-    made = await services.tournaments.create(player, body.name, body.preset, body.size)
+    game = Game(body.preset, body.house_rules, body.target)
+    made = await services.tournaments.create(player, body.name, game, body.size)
     return tournament_out(made, player)
 
 

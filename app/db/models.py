@@ -536,6 +536,11 @@ class Tournament(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     preset: Mapped[str] = mapped_column(String(32))
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """Every table's house rules, as a room's ``rules`` hold them (those at their default left
+    out)."""
+    target: Mapped[int | None]
+    """Every table's match target; None: the preset's."""
     host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     size: Mapped[int]
     """The most entrants it takes."""

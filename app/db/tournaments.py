@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 
 from sqlalchemy import Update, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +26,7 @@ from app.rooms.tournaments import (
     REGISTERING,
     Draw,
     Entry,
+    Game,
     Played,
     TableMatch,
     Tournament,
@@ -55,7 +57,7 @@ def _tournament(
     return Tournament(
         row.id,
         row.name,
-        row.preset,
+        Game(row.preset, MappingProxyType(dict(row.house_rules)), row.target),
         row.host_id,
         names.get(row.host_id),
         row.size,
@@ -87,14 +89,16 @@ class SqlTournaments:
         self._sessions = sessions
 
     async def create(
-        self, tournament_id: str, host: Player, name: str, preset: str, size: int
+        self, tournament_id: str, host: Player, name: str, game: Game, size: int
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
                 m.Tournament(
                     id=tournament_id,
                     name=name,
-                    preset=preset,
+                    preset=game.preset,
+                    house_rules=dict(game.house_rules),
+                    target=game.target,
                     host_id=host.id,
                     size=size,
                     status=REGISTERING,

@@ -34,18 +34,25 @@ CHANGEABLE = (
 in), whether the room is rated (it fixes who may sit), the code or the host."""
 
 
+def checked_game(rules: Mapping[str, Any], target: int | None) -> Ruleset:
+    """The ruleset of ``rules`` (a preset and its house rules) played to ``target``; or
+    ``RoomError`` saying why not. A room's settings and a tournament's tables share it."""
+    try:
+        ruleset = Ruleset.from_dict(dict(rules))
+    except (ValueError, TypeError, KeyError) as error:
+        raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
+    if target is not None and not 1 <= target <= MOST_TARGET:
+        raise RoomError("bad_request", f"The target is between 1 and {MOST_TARGET}.")
+    return ruleset
+
+
 def checked(config: RoomConfig, max_turn_seconds: float) -> tuple[RoomConfig, Ruleset]:
     """``config`` with its rules as the engine writes them (a house rule at its default left
     out, so that equal rules compare equal), and their ruleset; or ``RoomError`` saying which
     setting is refused and why."""
-    try:
-        ruleset = Ruleset.from_dict(config.rules)
-    except (ValueError, TypeError, KeyError) as error:
-        raise RoomError("bad_rules", f"Unknown preset or house rule: {error}") from error
+    ruleset = checked_game(config.rules, config.target)
     if config.bot_level not in LEVELS:
         raise RoomError("bad_request", f"Bot levels are {', '.join(LEVELS)}.")
-    if config.target is not None and not 1 <= config.target <= MOST_TARGET:
-        raise RoomError("bad_request", f"The target is between 1 and {MOST_TARGET}.")
     if not 0 <= config.turn_seconds <= max_turn_seconds:
         raise RoomError("bad_request", f"The turn timer is at most {max_turn_seconds:g} s.")
     pause = config.deal_pause_seconds

@@ -20,17 +20,19 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
 from app.rooms.bracket import MIN_UNITS, Pairing, draw_units, first_round, next_pairings, rounds_of
+from app.rooms.config import checked_game
 from app.rooms.errors import RoomElsewhere, RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import WAITING
-from app.rules import PRESETS, Ruleset
+from app.rules import Ruleset
 from app.tasks import next_round, stop_task
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,22 @@ MAX_ENTRANTS = 32
 """The most entrants a tournament takes: five rounds for singles, four for drawn pairs."""
 
 REGISTERING, PLAYING, FINISHED, CANCELLED = "registering", "playing", "finished", "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What every table of a tournament plays: a game of two sides, its house rules (those at
+    their default left out) and the match's target (None: the preset's), chosen by its host
+    when they make it and the same at every table, so that every match is played alike."""
+
+    preset: str
+    house_rules: Mapping[str, bool | str] = field(default_factory=lambda: MappingProxyType({}))
+    target: int | None = None
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """As a room's ``rules`` take them."""
+        return {"preset": self.preset, "house_rules": dict(self.house_rules)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +87,7 @@ class TableMatch:
 class Tournament:
     id: str
     name: str
-    preset: str
+    game: Game
     host_id: str
     host_name: str | None
     """None: the host was erased since."""
@@ -129,7 +147,7 @@ class TournamentBook(Protocol):
     state it was decided from, so that it happens once whoever tries it."""
 
     async def create(
-        self, tournament_id: str, host: Player, name: str, preset: str, size: int
+        self, tournament_id: str, host: Player, name: str, game: Game, size: int
     ) -> None:
         """Store a registering tournament with its host entered."""
 
@@ -185,13 +203,12 @@ class TournamentBook(Protocol):
         """The ids of the tournaments being played."""
 
 
-def side_size(preset: str) -> int:
-    """How many players a unit of the game has; ``bad_rules`` for a game a knockout cannot
-    play. A knockout needs a game of two sides: Bulgarian for three, where each of three
-    players scores alone, has no single winner of a table to send on."""
-    if preset not in PRESETS:
-        raise RoomError("bad_rules", f"Presets are {', '.join(PRESETS)}.")
-    sides = Ruleset.from_dict({"preset": preset}).sides
+def side_size(game: Game) -> int:
+    """How many players a unit of the game has; ``bad_rules`` (or ``bad_request`` for the
+    target) for a game a knockout cannot play. A knockout needs a game of two sides: Bulgarian
+    for three, where each of three players scores alone, has no single winner of a table to
+    send on."""
+    sides = checked_game(game.rules, game.target).sides
     if len(sides) != 2:
         raise RoomError("bad_rules", "A tournament is played by a game of two sides.")
     return len(sides[0])
@@ -235,14 +252,17 @@ class Director:
         # only open tables that lose the race to name them); another's readers do not wait.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    async def create(self, host: Player, name: str, preset: str, size: int) -> Tournament:
-        least = side_size(preset) * (MIN_UNITS - 1) + 1
+    async def create(self, host: Player, name: str, game: Game, size: int) -> Tournament:
+        least = side_size(game) * (MIN_UNITS - 1) + 1
         if not least <= size <= MAX_ENTRANTS:
             raise RoomError(
                 "bad_request", f"A tournament takes {least} to {MAX_ENTRANTS} entrants."
             )
         tournament_id = secrets.token_hex(8)
-        await self._book.create(tournament_id, host, name, preset, size)
+        # Stored as a room writes them (a house rule at its default left out).
+        rules = checked_game(game.rules, game.target).to_dict()
+        game = Game(game.preset, MappingProxyType(rules.get("house_rules", {})), game.target)
+        await self._book.create(tournament_id, host, name, game, size)
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
@@ -278,7 +298,7 @@ class Director:
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
-        draw = drawer(side_size(tournament.preset), self._rng)
+        draw = drawer(side_size(tournament.game), self._rng)
         await self._book.start(tournament_id, host_id, draw)
         try:
             return await self.advance(tournament_id)  # the first round's tables, at once
@@ -357,7 +377,7 @@ class Director:
         and its players leave it."""
         assert table.b is not None
         units = tournament.units
-        sides = Ruleset.from_dict({"preset": tournament.preset}).sides
+        sides = Ruleset.from_dict(tournament.game.rules).sides
         plan: list[tuple[int, Entry]] = []
         for side, unit in zip(sides, (table.a, table.b), strict=True):
             players = [e for e in units.get(unit, []) if e.name is not None]
@@ -371,8 +391,8 @@ class Director:
         room = await self._rooms.create(
             host.player_id,
             host.name,
-            {"preset": tournament.preset, "house_rules": {}},
-            target=None,
+            tournament.game.rules,
+            target=tournament.game.target,
             public=False,
             turn_seconds=self._turn_seconds,
             host_seat=host_seat,

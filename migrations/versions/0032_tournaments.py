@@ -28,6 +28,8 @@ def upgrade() -> None:
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("preset", sa.String(32), nullable=False),
+        sa.Column("house_rules", sa.JSON(), nullable=False),
+        sa.Column("target", sa.Integer(), nullable=True),
         sa.Column("host_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("size", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(16), nullable=False),

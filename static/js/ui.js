@@ -25,7 +25,7 @@ function placeToasts(box) {
   const who = document.getElementById("who").getBoundingClientRect();
   const lang = document.querySelector(".langpick").getBoundingClientRect();
   const end = who.width ? who.left : lang.left;
-  const oneRow = lang.top < nav.bottom; // a phone's bar wraps the picker to a row of its own
+  const oneRow = lang.top < nav.bottom && nav.top < lang.bottom; // a phone's bar puts the nav on rows of its own
   const middle = { left: nav.right + 2 * TOAST_GAP, right: end - 2 * TOAST_GAP };
   const inBar = bar.top >= 0 && banner.hidden && oneRow && middle.right - middle.left >= TOAST_BAR_WIDTH;
   box.classList.toggle("in-bar", inBar);

@@ -206,6 +206,30 @@ async def test_partners_are_drawn_and_an_odd_one_out_plays_with_a_bot(
         assert all(seated[s]["bot"] is not None for s in side[len(ids) :])
 
 
+async def test_every_table_plays_the_host_s_house_rules_to_their_target(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """The host chooses the game's house rules and the match's target when they make the
+    tournament (a short match for a quick evening, their club's rules); each table's room is
+    made with them, and the tournament shows them to those who think of entering."""
+    ann, bob = [await new_guest(http, n) for n in ("Ann", "Bob")]
+    rules = {"kirtik": True, "sur_contra": "x8"}
+    tournament = await made(http, ann, preset="bulgarian2", size=2, target=51, house_rules=rules)
+    assert (tournament["house_rules"], tournament["target"]) == (rules, 51)
+    plain = await made(http, bob, preset="french", size=4, house_rules={"must_undertrump": True})
+    assert (plain["house_rules"], plain["target"]) == ({}, 1000)  # a default is left out
+    await entered(http, tournament["id"], [bob])
+    assert (await http.post(f"{T}/{tournament['id']}/start", headers=ann.auth)).is_success
+    code = (await read(http, tournament["id"], ann))["you"]["table"]
+    room = (await http.get(f"/api/rooms/{code}", headers=ann.auth)).json()["room"]
+    assert (room["rules"], room["target"]) == ({"preset": "bulgarian2", "house_rules": rules}, 51)
+    listed = {t["id"]: t for t in (await http.get(T)).json()["tournaments"]}
+    assert (listed[tournament["id"]]["house_rules"], listed[tournament["id"]]["target"]) == (
+        rules,
+        51,
+    )
+
+
 async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
     ann, bob, cy, zed = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Zed")]
     for body, refusal in (
@@ -214,6 +238,10 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         ({"preset": "bulgarian", "size": 2}, (422, "bad_request")),  # one pair: no final
         ({"preset": "bulgarian2", "size": 33}, (422, "bad_request")),
         ({"preset": "bulgarian2", "name": "  "}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "house_rules": {"no_such_rule": True}}, (422, "bad_rules")),
+        ({"preset": "bulgarian2", "house_rules": {"deal_packets": "2-3"}}, (422, "bad_rules")),
+        ({"preset": "bulgarian2", "house_rules": {"kirtik": "yes"}}, (422, "bad_rules")),
+        ({"preset": "bulgarian2", "target": 0}, (422, "bad_request")),
     ):
         answer = await http.post(T, json={"name": "Cup", **body}, headers=ann.auth)
         assert code_of(answer) == refusal, body

@@ -88,3 +88,34 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
     )
     assert re.fullmatch(r"\D+ 0 / \d+", page.inner_text("#replay-step"))
     assert page.evaluate(SIDEWAYS) <= 0
+
+
+# The top bar's parts: the rows the links take, and whether the picker shares the brand's row.
+TOP_BAR = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const brand = box(document.querySelector('.brand')), lang = box(document.querySelector('.langpick'));
+  const links = [...document.querySelectorAll('.nav a')].map(box);
+  return {rows: new Set(links.map((l) => Math.round(l.top))).size,
+          cut: [...document.querySelectorAll('.nav a')].filter((a) => a.scrollWidth > a.clientWidth + 1).length,
+          pickerBesideBrand: lang.top < brand.bottom && brand.top < lang.bottom,
+          linksUnder: links.every((l) => l.top >= brand.bottom - 1)};
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "bg-BG"])
+def test_on_a_phone_the_top_bar_takes_three_rows(new_page: Any, locale: str, width: int) -> None:
+    """The brand and the language picker share a row, the six links take two under them, each
+    whole: they took two ragged rows (in French "Compte" alone on the second) between the brand
+    and a picker on a row of its own, 145 px of the phone's height above every page."""
+    page = new_page(
+        viewport={"width": width, "height": 700}, locale=locale, has_touch=True, is_mobile=True
+    )
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(TOP_BAR) == {
+        "rows": 2,
+        "cut": 0,
+        "pickerBesideBrand": True,
+        "linksUnder": True,
+    }

@@ -24,7 +24,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, WAITING, RoomTimings
-from app.rooms.tournaments import Director, Played, drawer
+from app.rooms.tournaments import Director, Game, Played, drawer
 
 NAMES = "abcdefgh"
 
@@ -73,7 +73,7 @@ def player(name: str) -> Player:
 
 async def entered(node: Node, size: int) -> str:
     """A tournament of Belot for two with ``size`` entrants, drawn in their order, not begun."""
-    made = await node.director.create(player("a"), "Cup", "bulgarian2", size)
+    made = await node.director.create(player("a"), "Cup", Game("bulgarian2"), size)
     for name in NAMES[1:size]:
         await node.director.enter(made.id, player(name))
     await node.book.start(made.id, "a", drawer(1, _Ordered()))
@@ -203,8 +203,8 @@ async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes:
     """A tournament whose host never started it, or that ended, leaves the listing a week after
     it was made (still readable at its address); one being played stays however old."""
     node = nodes.node()
-    stale = (await node.director.create(player("a"), "Stale", "bulgarian2", 4)).id
-    fresh = (await node.director.create(player("b"), "Fresh", "bulgarian2", 4)).id
+    stale = (await node.director.create(player("a"), "Stale", Game("bulgarian2"), 4)).id
+    fresh = (await node.director.create(player("b"), "Fresh", Game("bulgarian2"), 4)).id
     long_played = await entered(node, 2)
     async with nodes.sessions.begin() as session:
         await session.execute(
