@@ -93,10 +93,11 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
 # The top bar's parts: the rows the links take, and whether the picker shares the brand's row.
 TOP_BAR = """() => {
   const box = (el) => el.getBoundingClientRect();
-  const brand = box(document.querySelector('.brand')), lang = box(document.querySelector('.langpick'));
-  const links = [...document.querySelectorAll('.nav a')].map(box);
+  const brand = box(document.querySelector('.brand'));
+  const lang = box(document.querySelector('.langpick'));
+  const anchors = [...document.querySelectorAll('.nav a')], links = anchors.map(box);
   return {rows: new Set(links.map((l) => Math.round(l.top))).size,
-          cut: [...document.querySelectorAll('.nav a')].filter((a) => a.scrollWidth > a.clientWidth + 1).length,
+          cut: anchors.filter((a) => a.scrollWidth > a.clientWidth + 1).length,
           pickerBesideBrand: lang.top < brand.bottom && brand.top < lang.bottom,
           linksUnder: links.every((l) => l.top >= brand.bottom - 1)};
 }"""
