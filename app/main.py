@@ -99,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def match_ended(match_id: str) -> None:
         """A stored match is rated, and may be a tournament's table: its bracket moves on."""
         ratings_repo.schedule(match_id)
-        director.poke()
+        director.match_ended(match_id)
 
     manager = RoomManager(
         store,

@@ -29,6 +29,7 @@ from app.rooms.tournaments import (
     Game,
     Played,
     TableMatch,
+    TableState,
     Tournament,
     YourTable,
 )
@@ -349,15 +350,53 @@ class SqlTournaments:
                 if code is not None  # (the query's own condition, for the type)
             ]
 
-    async def playing(self) -> list[str]:
-        async with self._sessions() as session:
-            return list(
-                await session.scalars(
-                    select(m.Tournament.id)
-                    .where(m.Tournament.status == PLAYING)
-                    .order_by(m.Tournament.started_at)
-                )
+    async def tables_in_play(self) -> dict[str, list[TableState]]:
+        tables, rooms, matches = m.TournamentMatch, m.Room, m.Match
+        begun = select(matches.id).where(matches.room_id == rooms.id).exists()
+        over = (
+            select(matches.id)
+            .where(matches.room_id == rooms.id, matches.finished, matches.winner.is_not(None))
+            .exists()
+        )
+        query = (
+            select(
+                m.Tournament.id,
+                tables.round,
+                tables.slot,
+                tables.unit_b,
+                tables.winner,
+                tables.room_code,
+                begun,
+                over,
             )
+            .select_from(m.Tournament)
+            .outerjoin(tables, tables.tournament_id == m.Tournament.id)
+            .outerjoin(rooms, rooms.code == tables.room_code)
+            .where(m.Tournament.status == PLAYING)
+        )
+        found: dict[str, list[TableState]] = {}
+        async with self._sessions() as session:
+            for tid, round_, slot, b, winner, code, has_begun, is_over in await session.execute(
+                query
+            ):
+                into = found.setdefault(tid, [])
+                if round_ is not None:
+                    into.append(
+                        TableState(round_, slot, b, winner, code, bool(has_begun), bool(is_over))
+                    )
+        return found
+
+    async def of_match(self, match_id: str) -> str | None:
+        tables = m.TournamentMatch
+        async with self._sessions() as session:
+            found: str | None = await session.scalar(
+                select(tables.tournament_id)
+                .join(m.Room, m.Room.code == tables.room_code)
+                .join(m.Match, m.Match.room_id == m.Room.id)
+                .where(m.Match.id == match_id, tables.winner.is_(None))
+                .limit(1)
+            )
+            return found
 
 
 def _undecided(tournament_id: str, round_: int, slot: int) -> Update:

@@ -24,7 +24,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, WAITING, RoomTimings
-from app.rooms.tournaments import Director, Game, Played, drawer
+from app.rooms.tournaments import Director, Game, Played, drawer, due
 
 NAMES = "abcdefgh"
 
@@ -177,7 +177,7 @@ async def test_a_table_named_but_not_begun_begins_on_the_next_pass(nodes: Nodes)
     assert code is not None
     room = await node.manager.get(code)
     assert room is not None and room.status == WAITING  # nobody began it
-    await node.director.advance(tid)  # the next pass (a read, the sweep)
+    await node.director.sweep()  # the next pass finds it due
     assert room.status == PLAYING
     assert (await tables(nodes, tid)) == {(0, 0): code}  # the same table, not another
 
@@ -194,9 +194,47 @@ async def test_a_second_start_and_a_result_recorded_twice_change_nothing(nodes: 
     assert loaded is not None
     (final,) = loaded.matches
     assert (final.winner, final.match_id, final.scores) == (0, "m1", (151, 40))
-    await node.director.advance(tid)
+    await node.director.sweep()  # the champion to name: due
     finished = await node.book.load(tid)
     assert finished is not None and (finished.status, finished.champion) == ("finished", 0)
+
+
+async def test_a_sweep_moves_on_only_what_has_something_to_do(nodes: Nodes) -> None:
+    """A node's sweep reads the matches of every tournament being played in one query and
+    moves on only those with something to do; a match's end moves its own tournament on (and
+    costs one query when it was no tournament's). A sweep was a whole pass per tournament, and
+    every match's end on the node a sweep (``bench.tournaments``: 101 queries and 60 ms for 20
+    tournaments, against 1 query)."""
+    node = nodes.node()
+    tid = await entered(node, 4)
+    await node.director.advance(tid)  # the two tables of the first round open and begin
+    playing = await node.book.tables_in_play()
+    assert [(t.begun, t.over) for t in playing[tid]] == [(True, False), (True, False)]
+    assert not due(playing[tid])
+    codes = await tables(nodes, tid)
+    for slot in (0, 1):
+        room = await node.manager.get(codes[(0, slot)] or "")
+        assert room is not None
+        loser = room.seats[1].player_id
+        assert loser is not None
+        await room.concede(loser)
+    first, _second = sorted(await node.book.played(tid), key=lambda p: p.slot)
+    assert await node.book.of_match(first.match_id) == tid
+    assert await node.book.of_match("0" * 32) is None
+    playing = await node.book.tables_in_play()
+    assert [t.over for t in playing[tid]] == [True, True] and due(playing[tid])
+    await node.director.after_match(first.match_id)  # both results read, the final opened
+    assert await node.book.of_match(first.match_id) is None  # decided
+    loaded = await node.book.load(tid)
+    assert loaded is not None
+    assert {(t.round, t.slot): t.winner for t in loaded.matches} == {
+        (0, 0): 0,
+        (0, 1): 1,
+        (1, 0): None,
+    }
+    final = next(t for t in loaded.matches if t.round == 1)
+    assert final.room_code is not None
+    assert not due((await node.book.tables_in_play())[tid])
 
 
 async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes: Nodes) -> None:
