@@ -1,7 +1,8 @@
 // A room's settings as form controls: the house rules of a preset, the target, the turn timer,
 // the pause after a deal, who may find the room and who may sit, the level of its bots. The lobby's "create"
 // form and the host's "Settings" dialog at the table (room.js) show the same controls, read the
-// same way, so that a room is set up alike before and after it exists.
+// same way, so that a room is set up alike before and after it exists; a new tournament's form
+// (tournaments.js) shows the house rules and the target for its tables.
 import { h, replace } from "./dom.js";
 import { houseRuleHelp, houseRuleName, houseRuleValue, t } from "./i18n.js";
 import { getPlayer } from "./identity.js";
@@ -123,14 +124,14 @@ export function settingsControls(rules, initial, prefix = "") {
   }
 
   const field = (id, label, ...controls) => h("div", { class: "field" }, h("label", { for: `${prefix}${id}`, text: t(label) }), ...controls);
-  /** The game and its pace, each control under its label. */
-  const gameFields = () => [
+  /** The game: its house rules and the match's target (a tournament's tables take these). */
+  const ruleFields = () => [
     h("details", { class: "field" }, h("summary", { text: t("house_rules") }), houseBox),
     field("target", "target", target),
-    field("turn", "turn_timer", turn),
-    field("deal-pause", "deal_pause", pause),
   ];
+  /** The game and its pace, each control under its label. */
+  const gameFields = () => [...ruleFields(), field("turn", "turn_timer", turn), field("deal-pause", "deal_pause", pause)];
   const botField = () => field("bot-level", "bot_level", botLevel, botLevelHelp);
 
-  return { visibility, accountsOnly, gameFields, botField, fillHouseRules, requireClock, read };
+  return { visibility, accountsOnly, ruleFields, gameFields, botField, fillHouseRules, requireClock, read };
 }

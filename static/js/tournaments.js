@@ -7,8 +7,9 @@ import { api, get, post } from "./api.js";
 import { askFirst } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { t } from "./i18n.js";
+import { houseRulesText, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
+import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
 import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
 
@@ -56,7 +57,7 @@ export function showTournaments(app) {
   );
   const player = getPlayer();
   get("/api/rules")
-    .then((rules) => newForm(form, knockoutGames(rules.presets)))
+    .then((rules) => newForm(form, rules))
     .catch(() => {});
   get("/api/tournaments")
     .then(({ tournaments }) => {
@@ -93,15 +94,22 @@ export function showTournaments(app) {
   return {};
 }
 
-function newForm(form, presets) {
+/** The form that makes a tournament: its name, the game every table plays (the preset, its
+ * house rules and target: the lobby's controls), the most entrants. */
+function newForm(form, rules) {
   const name = h("input", { id: "tn-name", name: "tn_name", maxlength: "32", required: true, autocomplete: "off" });
-  const preset = h("select", { id: "tn-preset", name: "tn_preset" }, presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+  const preset = h("select", { id: "tn-preset", name: "tn_preset" }, knockoutGames(rules.presets).map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+  // Only the house rules and the target are placed: a table's clock and pace are the server's.
+  const game = settingsControls(rules, { target: null, turn_seconds: 0, deal_pause_seconds: 0, bot_level: "basic", public: false }, "tn-");
+  preset.addEventListener("change", () => game.fillHouseRules(preset.value));
+  game.fillHouseRules(preset.value);
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
   size.value = "8";
   const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
   append(form, [
     h("div", { class: "field" }, h("label", { for: "tn-name", text: t("tn_name") }), name),
     h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
+    game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
     h("p", { class: "note", text: t("tn_new_explain") }),
     button,
@@ -111,7 +119,10 @@ function newForm(form, presets) {
     if (!getPlayer()) return nameNeeded();
     button.disabled = true;
     try {
-      const made = await post("/api/tournaments", { name: name.value, preset: preset.value, size: Number(size.value) });
+      const { house_rules, target } = game.read();
+      const body = { name: name.value, preset: preset.value, house_rules, size: Number(size.value) };
+      if (target !== null) body.target = target;
+      const made = await post("/api/tournaments", body);
       go(`#/tournaments/${encodeURIComponent(made.id)}`);
     } catch (error) {
       button.disabled = false;
@@ -152,7 +163,13 @@ export function showTournament(app, id) {
     clear(box);
     box.append(
       h("h2", { id: "tn-title", text: tn.name }),
-      dots("tn-facts", [t(`preset_${tn.preset}`), statusText(tn.status), t("tn_host", { name: tn.host.name || t("deleted_player") })]),
+      dots("tn-facts", [
+        t(`preset_${tn.preset}`),
+        `${t("target")} ${tn.target}`,
+        houseRulesText(tn) || null,
+        statusText(tn.status),
+        t("tn_host", { name: tn.host.name || t("deleted_player") }),
+      ]),
     );
     if (tn.status === "registering") registering(tn, me, pairs);
     else bracket(tn, me, pairs);

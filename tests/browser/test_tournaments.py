@@ -21,12 +21,20 @@ pytestmark = pytest.mark.browser
 NARROW = {"width": 320, "height": 640}
 
 
-def make(page: Any, name: str, preset: str, size: int) -> str:
-    """Make a tournament from the tournaments page; its address once it shows."""
+def make(
+    page: Any, name: str, preset: str, size: int, target: int | None = None, ticked: str = ""
+) -> str:
+    """Make a tournament from the tournaments page (``ticked``: a house rule to tick); its
+    address once it shows."""
     page.goto("/#/tournaments")
     page.fill("#tn-name", name)
     page.select_option("#tn-preset", preset)
     page.select_option("#tn-size", str(size))
+    if target is not None:
+        page.fill("#tn-target", str(target))
+    if ticked:
+        page.click("#tournament-form details summary")
+        page.check(f"#tn-hr-{ticked}")
     page.click("#tn-create")
     page.wait_for_selector("#tournament[data-status=registering] #tn-entrants")
     return str(page.url)
@@ -40,8 +48,10 @@ def entrants(page: Any, n: int) -> None:
 def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: Path) -> None:
     ann = new_page()
     ui.set_name(ann, "Ann")
-    address = make(ann, "Friday cup", "bulgarian2", 4)
+    address = make(ann, "Friday cup", "bulgarian2", 4, target=51, ticked="kirtik")
     assert ann.inner_text("#tn-title") == "Friday cup"
+    facts = ann.inner_text(".tn-facts")
+    assert "Target score 51" in facts and "Kirtik" in facts, facts  # the game every table plays
     assert ann.query_selector("#tn-enter") is None  # the host is entered already
     bob = new_page(locale="fr-FR")
     ui.set_name(bob, "Bob")
@@ -75,6 +85,8 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     bob.click("#tn-go")
     bob.wait_for_selector("#room[data-status=playing]")
     assert bob.inner_text("#room-tournament") == "Tournoi : Friday cup"  # the way back
+    room = bob.evaluate("() => window.__belote.state.room")
+    assert (room["target"], room["rules"]["house_rules"]) == (51, {"kirtik": True})
     bob.click("#concede")
     bob.click("#exit-go")
     bob.wait_for_selector("#room[data-status=finished]")
