@@ -9,7 +9,7 @@ results, not the table.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
@@ -21,13 +21,18 @@ from app.api.players import CleanName
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
 from app.rooms.config import MOST_TARGET
+from app.rooms.errors import RoomError
 from app.rooms.ports import Player
+from app.rooms.swiss import MAX_ROUNDS as MAX_SWISS_ROUNDS
 from app.rooms.tournaments import MAX_ENTRANTS, Game, Tournament
 from app.rules import Ruleset
 
 router = APIRouter(
     prefix="/api/tournaments", tags=["tournaments"], responses=responses(401, 413, 422)
 )
+
+DEFAULT_SWISS_ROUNDS = 3
+"""A Swiss tournament's rounds when its host chose none: four units meet each other once."""
 
 TournamentId = Annotated[str, Path(pattern=HEX, description="A tournament's id (16 hex digits).")]
 
@@ -50,6 +55,18 @@ class TournamentIn(Body):
         le=MAX_ENTRANTS,
         description="The most entrants it takes (a game of partners: at least 3; partners are "
         "drawn at the start, and an odd one out plays with a bot).",
+    )
+    format: Literal["knockout", "swiss"] = Field(
+        default="knockout",
+        description="`knockout`: a match's loser is out; `swiss`: everyone plays every round "
+        "against a unit of the same record, and the standings decide.",
+    )
+    rounds: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SWISS_ROUNDS,
+        description="A Swiss tournament's rounds (default 3); a knockout's follow from its "
+        "entrants.",
     )
 
 
@@ -78,6 +95,15 @@ class YouOut(BaseModel):
     )
 
 
+class StandingOut(BaseModel):
+    unit: int
+    wins: int = Field(description="Matches won, a bye counted as one.")
+    buchholz: int = Field(description="The wins of the units it met, together.")
+    points_for: int = Field(description="Match points scored at its tables.")
+    points_against: int
+    byes: int
+
+
 class TournamentOut(BaseModel):
     id: str
     name: str
@@ -94,7 +120,15 @@ class TournamentOut(BaseModel):
     finished_at: datetime | None
     entrants: list[EntrantOut] = Field(description="In the order they entered.")
     units: list[list[EntrantOut]] = Field(description="The drawn units, by number (from 0).")
-    rounds: int = Field(description="How many rounds the bracket plays (0 before the draw).")
+    format: str = Field(description="`knockout` or `swiss`.")
+    rounds: int = Field(
+        description="How many rounds it plays: a Swiss tournament's chosen number; a "
+        "knockout's bracket's (0 before the draw)."
+    )
+    standings: list[StandingOut] = Field(
+        description="A Swiss tournament's units, best first, by wins, then buchholz, then "
+        "points for less against, then the draw's order (a knockout's: empty)."
+    )
     tables: list[TableOut]
     champion: int | None = Field(description="The unit that won the final.")
     you: YouOut | None = Field(description="The reader's part in it (None: no token).")
@@ -142,7 +176,19 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         units=[
             [EntrantOut(id=e.player_id, name=e.name) for e in units[unit]] for unit in sorted(units)
         ],
+        format="knockout" if tournament.swiss_rounds is None else "swiss",
         rounds=tournament.rounds,
+        standings=[
+            StandingOut(
+                unit=s.unit,
+                wins=s.wins,
+                buchholz=s.buchholz,
+                points_for=s.points_for,
+                points_against=s.points_against,
+                byes=s.byes,
+            )
+            for s in tournament.standings()
+        ],
         tables=[
             TableOut(
                 round=t.round,
@@ -183,7 +229,10 @@ async def listing(services: ServicesDep) -> TournamentsOut:
 async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -> TournamentOut:
     """A new tournament taking entries, its host entered."""
     game = Game(body.preset, body.house_rules, body.target)
-    made = await services.tournaments.create(player, body.name, game, body.size)
+    if body.format == "knockout" and body.rounds is not None:
+        raise RoomError("bad_request", "A knockout's rounds follow from its entrants.")
+    rounds = (body.rounds or DEFAULT_SWISS_ROUNDS) if body.format == "swiss" else None
+    made = await services.tournaments.create(player, body.name, game, body.size, rounds)
     return tournament_out(made, player)
 
 

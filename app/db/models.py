@@ -544,6 +544,8 @@ class Tournament(Base):
     host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     size: Mapped[int]
     """The most entrants it takes."""
+    swiss_rounds: Mapped[int | None]
+    """A Swiss tournament's rounds (``app.rooms.swiss``); None: a knockout."""
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]

@@ -27,6 +27,7 @@ from app.rooms.tournaments import (
     Draw,
     Entry,
     Game,
+    InPlay,
     Played,
     TableMatch,
     TableState,
@@ -62,6 +63,7 @@ def _tournament(
         row.host_id,
         names.get(row.host_id),
         row.size,
+        row.swiss_rounds,
         row.status,
         row.created_at,
         row.started_at,
@@ -90,7 +92,13 @@ class SqlTournaments:
         self._sessions = sessions
 
     async def create(
-        self, tournament_id: str, host: Player, name: str, game: Game, size: int
+        self,
+        tournament_id: str,
+        host: Player,
+        name: str,
+        game: Game,
+        size: int,
+        swiss_rounds: int | None,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -102,6 +110,7 @@ class SqlTournaments:
                     target=game.target,
                     host_id=host.id,
                     size=size,
+                    swiss_rounds=swiss_rounds,
                     status=REGISTERING,
                 )
             )
@@ -350,7 +359,7 @@ class SqlTournaments:
                 if code is not None  # (the query's own condition, for the type)
             ]
 
-    async def tables_in_play(self) -> dict[str, list[TableState]]:
+    async def tables_in_play(self) -> dict[str, InPlay]:
         tables, rooms, matches = m.TournamentMatch, m.Room, m.Match
         begun = select(matches.id).where(matches.room_id == rooms.id).exists()
         over = (
@@ -361,6 +370,7 @@ class SqlTournaments:
         query = (
             select(
                 m.Tournament.id,
+                m.Tournament.swiss_rounds,
                 tables.round,
                 tables.slot,
                 tables.unit_b,
@@ -374,12 +384,11 @@ class SqlTournaments:
             .outerjoin(rooms, rooms.code == tables.room_code)
             .where(m.Tournament.status == PLAYING)
         )
-        found: dict[str, list[TableState]] = {}
+        found: dict[str, InPlay] = {}
         async with self._sessions() as session:
-            for tid, round_, slot, b, winner, code, has_begun, is_over in await session.execute(
-                query
-            ):
-                into = found.setdefault(tid, [])
+            rows = await session.execute(query)
+            for tid, swiss_rounds, round_, slot, b, winner, code, has_begun, is_over in rows:
+                into = found.setdefault(tid, InPlay(swiss_rounds, [])).tables
                 if round_ is not None:
                     into.append(
                         TableState(round_, slot, b, winner, code, bool(has_begun), bool(is_over))

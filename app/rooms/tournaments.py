@@ -26,6 +26,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from app.rooms import swiss
 from app.rooms.bracket import MIN_UNITS, Pairing, draw_units, first_round, next_pairings, rounds_of
 from app.rooms.config import checked_game
 from app.rooms.errors import RoomElsewhere, RoomError
@@ -92,6 +93,8 @@ class Tournament:
     host_name: str | None
     """None: the host was erased since."""
     size: int
+    swiss_rounds: int | None
+    """A Swiss tournament's rounds; None: a knockout."""
     status: str
     created_at: datetime
     started_at: datetime | None
@@ -111,8 +114,18 @@ class Tournament:
 
     @property
     def rounds(self) -> int:
-        """How many rounds the bracket plays (0 before the draw)."""
+        """How many rounds it plays: a Swiss tournament's chosen number, a knockout's bracket's
+        (0 before the draw)."""
+        if self.swiss_rounds is not None:
+            return self.swiss_rounds
         return rounds_of(len(self.units)) if self.units else 0
+
+    def standings(self) -> list[swiss.Standing]:
+        """A Swiss tournament's standings, best first, from its decided matches (a knockout's:
+        none)."""
+        if self.swiss_rounds is None or not self.units:
+            return []
+        return swiss.standings(len(self.units), _results(self.matches))
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +150,10 @@ class Played:
     conceded: bool
 
 
+def _results(matches: Sequence[TableMatch]) -> list[swiss.Result]:
+    return [swiss.Result(t.a, t.b, t.winner, t.scores) for t in matches if t.winner is not None]
+
+
 @dataclass(frozen=True, slots=True)
 class TableState:
     """A match of a tournament being played, as the sweep reads it (``tables_in_play``)."""
@@ -152,17 +169,32 @@ class TableState:
     """Its room has finished a match with a winner."""
 
 
-def due(tables: Sequence[TableState]) -> bool:
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """A tournament being played, as the sweep reads it (``tables_in_play``)."""
+
+    swiss_rounds: int | None
+    tables: list[TableState]
+
+
+def due(playing: InPlay) -> bool:
     """Whether a tournament being played has something to do: a table's result to record, a
     match to make, a table to open or begin, its champion to name. Only such a tournament is
     read whole and moved on by a sweep (``Director.advance``); one without matches (none
     should be) is due, so that a pass looks at it."""
+    tables = playing.tables
     if not tables:
         return True
-    winners = {(t.round, t.slot): t.winner for t in tables if t.winner is not None}
-    rounds = (2 * sum(1 for t in tables if t.round == 0)).bit_length() - 1
-    if (rounds - 1, 0) in winners or next_pairings(winners, {(t.round, t.slot) for t in tables}):
-        return True
+    if playing.swiss_rounds is not None:  # a round over: the next one, or the champion
+        latest = max(t.round for t in tables)
+        if all(t.winner is not None for t in tables if t.round == latest):
+            return True
+    else:
+        winners = {(t.round, t.slot): t.winner for t in tables if t.winner is not None}
+        rounds = (2 * sum(1 for t in tables if t.round == 0)).bit_length() - 1
+        made = {(t.round, t.slot) for t in tables}
+        if (rounds - 1, 0) in winners or next_pairings(winners, made):
+            return True
     return any(
         t.winner is None and t.b is not None and (t.room_code is None or t.over or not t.begun)
         for t in tables
@@ -179,7 +211,13 @@ class TournamentBook(Protocol):
     state it was decided from, so that it happens once whoever tries it."""
 
     async def create(
-        self, tournament_id: str, host: Player, name: str, game: Game, size: int
+        self,
+        tournament_id: str,
+        host: Player,
+        name: str,
+        game: Game,
+        size: int,
+        swiss_rounds: int | None,
     ) -> None:
         """Store a registering tournament with its host entered."""
 
@@ -231,9 +269,9 @@ class TournamentBook(Protocol):
     async def tables_of(self, player_id: str) -> list[YourTable]:
         """The tables where the player's unit plays now, in the tournaments being played."""
 
-    async def tables_in_play(self) -> dict[str, list[TableState]]:
-        """The tournaments being played, each with its matches as the sweep sees them (an
-        empty list: none yet). One query, whatever their number."""
+    async def tables_in_play(self) -> dict[str, InPlay]:
+        """The tournaments being played, each with its matches as the sweep sees them (none
+        yet: an empty list). One query, whatever their number."""
 
     async def of_match(self, match_id: str) -> str | None:
         """The tournament whose undecided table played the match ``match_id``, if any."""
@@ -250,9 +288,16 @@ def side_size(game: Game) -> int:
     return len(sides[0])
 
 
-def drawer(side_size: int, rng: random.Random) -> Draw:
-    """The start's draw for a game whose sides seat ``side_size``: units at random, the bracket
-    seeded in the draw's order."""
+def first_swiss_round(units: int) -> list[Pairing]:
+    """A Swiss tournament's first round: the units in the draw's order, two by two."""
+    return swiss.pairings(0, swiss.standings(units, []), [])
+
+
+def drawer(
+    side_size: int, rng: random.Random, first: Callable[[int], list[Pairing]] = first_round
+) -> Draw:
+    """The start's draw for a game whose sides seat ``side_size``: units at random, the first
+    round (``first``: a knockout's bracket seeded in the draw's order, or a Swiss round)."""
 
     def draw(entrants: Sequence[str]) -> tuple[dict[str, int], list[Pairing]]:
         units = draw_units(entrants, side_size, rng)
@@ -262,9 +307,33 @@ def drawer(side_size: int, rng: random.Random) -> Draw:
                 f"A tournament needs at least {side_size + 1} entrants to start.",
             )
         unit_of = {player: unit for unit, players in enumerate(units) for player in players}
-        return unit_of, first_round(len(units))
+        return unit_of, first(len(units))
 
     return draw
+
+
+def _next(tournament: Tournament) -> tuple[int | None, list[Pairing]]:
+    """What the decided matches call for: the champion (a knockout's final won, a Swiss
+    tournament's last round over: the top of the standings), or the next matches (a knockout's
+    two decided slots, a Swiss tournament's next round once every table of the last is
+    decided), or neither."""
+    matches = tournament.matches
+    if not matches:
+        return None, []
+    if tournament.swiss_rounds is not None:
+        latest = max((t.round for t in matches), default=0)
+        if any(t.winner is None for t in matches if t.round == latest):
+            return None, []
+        results = _results(matches)
+        table = swiss.standings(len(tournament.units), results)
+        if latest + 1 >= tournament.swiss_rounds:
+            return table[0].unit, []
+        return None, swiss.pairings(latest + 1, table, results)
+    winners = {(t.round, t.slot): t.winner for t in matches if t.winner is not None}
+    final = (tournament.rounds - 1, 0)
+    if final in winners:
+        return winners[final], []
+    return None, next_pairings(winners, {(t.round, t.slot) for t in matches})
 
 
 class Director:
@@ -289,17 +358,24 @@ class Director:
         # only open tables that lose the race to name them); another's readers do not wait.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    async def create(self, host: Player, name: str, game: Game, size: int) -> Tournament:
+    async def create(
+        self, host: Player, name: str, game: Game, size: int, swiss_rounds: int | None = None
+    ) -> Tournament:
+        """A tournament taking entries: a knockout, or with ``swiss_rounds`` a Swiss one."""
         least = side_size(game) * (MIN_UNITS - 1) + 1
         if not least <= size <= MAX_ENTRANTS:
             raise RoomError(
                 "bad_request", f"A tournament takes {least} to {MAX_ENTRANTS} entrants."
             )
+        if swiss_rounds is not None and not 1 <= swiss_rounds <= swiss.MAX_ROUNDS:
+            raise RoomError(
+                "bad_request", f"A Swiss tournament plays 1 to {swiss.MAX_ROUNDS} rounds."
+            )
         tournament_id = secrets.token_hex(8)
         # Stored as a room writes them (a house rule at its default left out).
         rules = checked_game(game.rules, game.target).to_dict()
         game = Game(game.preset, MappingProxyType(rules.get("house_rules", {})), game.target)
-        await self._book.create(tournament_id, host, name, game, size)
+        await self._book.create(tournament_id, host, name, game, size, swiss_rounds)
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
@@ -335,7 +411,8 @@ class Director:
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
-        draw = drawer(side_size(tournament.game), self._rng)
+        first = first_round if tournament.swiss_rounds is None else first_swiss_round
+        draw = drawer(side_size(tournament.game), self._rng, first)
         await self._book.start(tournament_id, host_id, draw)
         try:
             return await self.advance(tournament_id)  # the first round's tables, at once
@@ -377,12 +454,10 @@ class Director:
                 changed = True
         if changed:
             return True
-        winners = {(t.round, t.slot): t.winner for t in tournament.matches if t.winner is not None}
-        final = (tournament.rounds - 1, 0)
-        if final in winners:
-            await self._book.finish(tournament.id, winners[final])
+        champion, pairings = _next(tournament)
+        if champion is not None:
+            await self._book.finish(tournament.id, champion)
             return True
-        pairings = next_pairings(winners, set(by_slot))
         if pairings:
             await self._book.add(tournament.id, pairings)
             return True
@@ -468,8 +543,8 @@ class Director:
         """One pass over the tournaments being played: one query, and each tournament that has
         something to do (``due``) moved on. The safety net of the match-end moves: a table
         that could not open, a node that died between a result and the next match."""
-        for tournament_id, tables in (await self._book.tables_in_play()).items():
-            if due(tables):
+        for tournament_id, playing in (await self._book.tables_in_play()).items():
+            if due(playing):
                 await self.advance(tournament_id)
 
     def start_sweeping(self) -> None:

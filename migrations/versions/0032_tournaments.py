@@ -1,4 +1,4 @@
-"""knockout tournaments: the tournaments, their entrants and their bracket's matches
+"""tournaments (knockout and Swiss): the tournaments, their entrants and their matches
 (app.rooms.tournaments)
 
 Revision ID: 0032
@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("target", sa.Integer(), nullable=True),
         sa.Column("host_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("size", sa.Integer(), nullable=False),
+        sa.Column("swiss_rounds", sa.Integer(), nullable=True),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),

@@ -62,8 +62,8 @@ async def play_round(
 
 
 async def until(http: httpx.AsyncClient, tournament_id: str, done: Any) -> Any:
-    """The tournament once ``done(state)``: each read moves it on (a wait for the server's
-    work, bounded, not a race)."""
+    """The tournament once ``done(state)``: the server moves it on in its own time (a wait
+    for its work, bounded, not a race)."""
     for _ in range(200):
         state = await read(http, tournament_id)
         if done(state):
@@ -132,6 +132,66 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     assert code_of(await http.get(path)) == (404, "unknown_match")
     listed = (await http.get(T)).json()["tournaments"]
     assert [t["status"] for t in listed if t["id"] == state["id"]] == ["finished"]
+
+
+async def test_a_swiss_tournament_plays_every_round_and_its_standings_decide(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """Nobody is knocked out: every unit plays each of the rounds the host chose against one
+    it has not met, an odd field's bye going to a unit that had none; after the last round the
+    top of the standings is the champion."""
+    guests = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    by_id = {g.id: g for g in guests}
+    host, *others = guests
+    tournament = await made(http, host, preset="bulgarian2", size=8, format="swiss", rounds=3)
+    assert (tournament["format"], tournament["rounds"], tournament["standings"]) == (
+        "swiss",
+        3,
+        [],
+    )
+    await entered(http, tournament["id"], others)
+    assert (await http.post(f"{T}/{tournament['id']}/start", headers=host.auth)).is_success
+    for round_ in range(3):
+        state = await until(
+            http, tournament["id"], lambda s, r=round_: any(t["round"] == r for t in s["tables"])
+        )
+        await play_round(http, server, state["id"], by_id)
+        await until(
+            http,
+            tournament["id"],
+            lambda s, r=round_: (
+                all(t["winner"] is not None for t in s["tables"] if t["round"] == r)
+                or s["status"] == "finished"
+            ),
+        )
+    state = await until(http, tournament["id"], lambda s: s["status"] == "finished")
+    met: set[frozenset[int]] = set()
+    rested: list[int] = []
+    for round_ in range(3):
+        tables = [t for t in state["tables"] if t["round"] == round_]
+        units = [u for t in tables for u in (t["a"], t["b"]) if u is not None]
+        assert sorted(units) == [0, 1, 2, 3, 4]  # everyone plays every round
+        (bye,) = [t["a"] for t in tables if t["b"] is None]
+        assert bye not in rested  # a bye to one who had none
+        rested.append(bye)
+        for t in tables:
+            if t["b"] is not None:
+                assert frozenset((t["a"], t["b"])) not in met  # nobody met twice
+                met.add(frozenset((t["a"], t["b"])))
+                assert t["winner"] == t["a"] and t["conceded"]  # b gave each match up
+    standings = state["standings"]
+    assert sum(s["wins"] for s in standings) == 9 and sorted(s["unit"] for s in standings) == [
+        0,
+        1,
+        2,
+        3,
+        4,
+    ]
+    assert [s["wins"] for s in standings] == sorted((s["wins"] for s in standings), reverse=True)
+    assert state["champion"] == standings[0]["unit"] and state["rounds"] == 3
+    for guest in guests:
+        told = (await http.get("/api/players/me/invitations", headers=guest.auth)).json()
+        assert told["tournament_tables"] == []
 
 
 async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, server: Server) -> None:
@@ -242,6 +302,9 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         ({"preset": "bulgarian2", "house_rules": {"deal_packets": "2-3"}}, (422, "bad_rules")),
         ({"preset": "bulgarian2", "house_rules": {"kirtik": "yes"}}, (422, "bad_rules")),
         ({"preset": "bulgarian2", "target": 0}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "rounds": 3}, (422, "bad_request")),  # a knockout's: its own
+        ({"preset": "bulgarian2", "format": "swiss", "rounds": 10}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "format": "league"}, (422, "bad_request")),
     ):
         answer = await http.post(T, json={"name": "Cup", **body}, headers=ann.auth)
         assert code_of(answer) == refusal, body

@@ -209,7 +209,7 @@ async def test_a_sweep_moves_on_only_what_has_something_to_do(nodes: Nodes) -> N
     tid = await entered(node, 4)
     await node.director.advance(tid)  # the two tables of the first round open and begin
     playing = await node.book.tables_in_play()
-    assert [(t.begun, t.over) for t in playing[tid]] == [(True, False), (True, False)]
+    assert [(t.begun, t.over) for t in playing[tid].tables] == [(True, False), (True, False)]
     assert not due(playing[tid])
     codes = await tables(nodes, tid)
     for slot in (0, 1):
@@ -222,7 +222,7 @@ async def test_a_sweep_moves_on_only_what_has_something_to_do(nodes: Nodes) -> N
     assert await node.book.of_match(first.match_id) == tid
     assert await node.book.of_match("0" * 32) is None
     playing = await node.book.tables_in_play()
-    assert [t.over for t in playing[tid]] == [True, True] and due(playing[tid])
+    assert [t.over for t in playing[tid].tables] == [True, True] and due(playing[tid])
     await node.director.after_match(first.match_id)  # both results read, the final opened
     assert await node.book.of_match(first.match_id) is None  # decided
     loaded = await node.book.load(tid)

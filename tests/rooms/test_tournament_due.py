@@ -5,7 +5,12 @@ are all being played."""
 
 from __future__ import annotations
 
-from app.rooms.tournaments import TableState, due
+from app.rooms.tournaments import InPlay, TableState
+from app.rooms.tournaments import due as due_of
+
+
+def due(tables: list[TableState], swiss_rounds: int | None = None) -> bool:
+    return due_of(InPlay(swiss_rounds, tables))
 
 
 def table(
@@ -45,5 +50,14 @@ def test_a_decided_final_is_its_champion_to_name() -> None:
     assert not due([*first, table(1, 0)])
 
 
+def test_a_swiss_round_over_is_the_next_round_or_the_champion_to_come() -> None:
+    over = [table(0, 0, winner=0, over=True), table(0, 1, b=None, winner=2, code=None)]
+    assert due(over, swiss_rounds=3)
+    assert not due([*over, table(1, 0), table(1, 1, b=None, winner=1, code=None)], 3)
+    assert not due([table(0, 0, winner=0, over=True), table(0, 1)], swiss_rounds=3)
+    assert due([table(0, 0, over=True), table(0, 1)], swiss_rounds=3)  # a result to read
+
+
 def test_a_tournament_without_matches_is_looked_at() -> None:
     assert due([])
+    assert due([], swiss_rounds=3)
