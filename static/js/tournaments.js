@@ -1,7 +1,7 @@
-// Knockout tournaments (docs/protocol.md §9): #/tournaments lists them and makes one;
-// #/tournaments/ID is one tournament — its entrants while it takes entries (enter, withdraw;
-// its host starts it or calls it off), then its bracket round by round, your table while you
-// play, and its champion. The server opens each match's table and reads its result; this page
+// Tournaments, knockout and Swiss (docs/protocol.md §9): #/tournaments lists them and makes
+// one; #/tournaments/ID is one tournament — its entrants while it takes entries (enter,
+// withdraw; its host starts it or calls it off), then its matches round by round (a Swiss
+// one's standings above them), your table while you play, and its champion. The server opens each match's table and reads its result; this page
 // asks how the tournament stands every few seconds while it is not over.
 import { api, get, post } from "./api.js";
 import { askFirst } from "./dialog.js";
@@ -14,6 +14,8 @@ import { seatsOfRules, teamsPlay } from "./sides.js";
 import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
 
 const SIZES = [4, 8, 16, 32];
+const FORMATS = ["knockout", "swiss"];
+const SWISS_ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const POLL_MS = 3000;
 const OVER = new Set(["finished", "cancelled"]);
 
@@ -71,7 +73,7 @@ export function showTournaments(app) {
           "tr",
           { dataset: { tournament: tn.id, status: tn.status } },
           h("td", {}, h("a", { href: `#/tournaments/${encodeURIComponent(tn.id)}`, text: tn.name })),
-          h("td", { text: t(`preset_${tn.preset}`) }),
+          h("td", { text: tn.format === "swiss" ? `${t(`preset_${tn.preset}`)} · ${t("tn_format_swiss")}` : t(`preset_${tn.preset}`) }),
           h("td", { class: "num", text: `${tn.entrants.length}/${tn.size}` }),
           h("td", { text: statusText(tn.status) }),
         );
@@ -94,8 +96,9 @@ export function showTournaments(app) {
   return {};
 }
 
-/** The form that makes a tournament: its name, the game every table plays (the preset, its
- * house rules and target: the lobby's controls), the most entrants. */
+/** The form that makes a tournament: its name, its format (a Swiss one's rounds), the game
+ * every table plays (the preset, its house rules and target: the lobby's controls), the most
+ * entrants. */
 function newForm(form, rules) {
   const name = h("input", { id: "tn-name", name: "tn_name", maxlength: "32", required: true, autocomplete: "off" });
   const preset = h("select", { id: "tn-preset", name: "tn_preset" }, knockoutGames(rules.presets).map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
@@ -103,11 +106,24 @@ function newForm(form, rules) {
   const game = settingsControls(rules, { target: null, turn_seconds: 0, deal_pause_seconds: 0, bot_level: "basic", public: false }, "tn-");
   preset.addEventListener("change", () => game.fillHouseRules(preset.value));
   game.fillHouseRules(preset.value);
+  const format = h("select", { id: "tn-format", name: "tn_format" }, FORMATS.map((f) => h("option", { value: f, text: t(`tn_format_${f}`) })));
+  const formatHelp = h("p", { class: "explain", id: "tn-format-help" });
+  const rounds = h("select", { id: "tn-rounds", name: "tn_rounds" }, SWISS_ROUNDS.map((n) => h("option", { value: String(n), text: String(n) })));
+  rounds.value = "3";
+  const roundsField = h("div", { class: "field" }, h("label", { for: "tn-rounds", text: t("tn_rounds") }), rounds);
+  const showFormat = () => {
+    formatHelp.textContent = t(`tn_format_${format.value}_help`);
+    roundsField.hidden = format.value !== "swiss";
+  };
+  format.addEventListener("change", showFormat);
+  showFormat();
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
   size.value = "8";
   const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
   append(form, [
     h("div", { class: "field" }, h("label", { for: "tn-name", text: t("tn_name") }), name),
+    h("div", { class: "field" }, h("label", { for: "tn-format", text: t("tn_format") }), format, formatHelp),
+    roundsField,
     h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
@@ -120,7 +136,8 @@ function newForm(form, rules) {
     button.disabled = true;
     try {
       const { house_rules, target } = game.read();
-      const body = { name: name.value, preset: preset.value, house_rules, size: Number(size.value) };
+      const body = { name: name.value, format: format.value, preset: preset.value, house_rules, size: Number(size.value) };
+      if (format.value === "swiss") body.rounds = Number(rounds.value);
       if (target !== null) body.target = target;
       const made = await post("/api/tournaments", body);
       go(`#/tournaments/${encodeURIComponent(made.id)}`);
@@ -164,6 +181,7 @@ export function showTournament(app, id) {
     box.append(
       h("h2", { id: "tn-title", text: tn.name }),
       dots("tn-facts", [
+        tn.format === "swiss" ? `${t("tn_format_swiss")}, ${t("tn_rounds_n", { n: tn.rounds })}` : t("tn_format_knockout"),
         t(`preset_${tn.preset}`),
         `${t("target")} ${tn.target}`,
         houseRulesText(tn) || null,
@@ -224,18 +242,64 @@ export function showTournament(app, id) {
         ),
       );
     } else if (tn.you && tn.you.unit !== null && tn.status === "playing") {
-      const out = tn.tables.some((x) => x.winner !== null && x.winner !== tn.you.unit && [x.a, x.b].includes(tn.you.unit));
-      box.append(h("p", { class: "muted", id: "tn-yours", text: t(out ? "tn_you_out" : "tn_you_wait") }));
+      // Nobody is out of a Swiss tournament: its next round comes when this one is over.
+      const out = tn.format !== "swiss" && tn.tables.some((x) => x.winner !== null && x.winner !== tn.you.unit && [x.a, x.b].includes(tn.you.unit));
+      const words = out ? "tn_you_out" : tn.format === "swiss" ? "tn_you_wait_swiss" : "tn_you_wait";
+      box.append(h("p", { class: "muted", id: "tn-yours", text: t(words) }));
     }
+    if (tn.format === "swiss" && tn.standings.length) box.append(standings(tn, name));
     const rounds = h("div", { class: "tn-bracket", id: "tn-bracket" });
     for (let round = 0; round < tn.rounds; round += 1) {
       const tables = tn.tables.filter((x) => x.round === round);
-      const column = h("div", { class: "tn-round", dataset: { round: String(round) } }, h("h3", { text: roundName(round, tn.rounds) }));
+      const title = tn.format === "swiss" ? t("tn_round", { n: round + 1 }) : roundName(round, tn.rounds);
+      const column = h("div", { class: "tn-round", dataset: { round: String(round) } }, h("h3", { text: title }));
       for (const table of tables) column.append(matchBox(tn, table, name, me));
       if (!tables.length) column.append(h("p", { class: "muted", text: t("tn_to_come") }));
       rounds.append(column);
     }
     box.append(rounds);
+  }
+
+  /** A Swiss tournament's standings: rank, who, wins, the opponents' wins, the points. */
+  function standings(tn, name) {
+    const mine = tn.you ? tn.you.unit : null;
+    const row = (s, i) =>
+      h(
+        "tr",
+        { class: s.unit === mine ? "tn-mine" : null, dataset: { unit: String(s.unit) } },
+        h("td", { class: "num", text: String(i + 1) }),
+        h("td", { class: "tn-unit", text: name(s.unit) }),
+        h("td", { class: "num", text: String(s.wins) }),
+        h("td", { class: "num", text: String(s.buchholz) }),
+        h("td", { class: "num", text: `${s.points_for}–${s.points_against}` }),
+      );
+    return h(
+      "div",
+      { class: "tn-standings" },
+      h("h3", { text: t("tn_standings") }),
+      h(
+        "div",
+        { class: "table-scroll" },
+        h(
+          "table",
+          { class: "history-table", id: "tn-standings" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { class: "num", text: "#" }),
+              h("th", { text: t("tn_col_who") }),
+              h("th", { class: "num", text: t("tn_col_wins") }),
+              h("th", { class: "num" }, h("abbr", { title: t("tn_buchholz_help"), text: t("tn_col_buchholz") })),
+              h("th", { class: "num" }, h("abbr", { title: t("tn_points_help"), text: t("tn_col_points") })),
+            ),
+          ),
+          h("tbody", {}, tn.standings.map(row)),
+        ),
+      ),
+    );
   }
 
   function matchBox(tn, table, name, me) {
@@ -250,7 +314,7 @@ export function showTournament(app, id) {
     const scores = table.scores || [];
     let state = null;
     if (table.playing) state = t("tn_playing");
-    else if (table.b === null) state = t("tn_bye_note");
+    else if (table.b === null) state = t(tn.format === "swiss" ? "tn_bye_note_swiss" : "tn_bye_note");
     else if (table.conceded) state = t("conceded_team", { team: name(table.winner === table.a ? table.b : table.a) });
     return h(
       "div",

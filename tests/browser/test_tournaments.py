@@ -22,12 +22,21 @@ NARROW = {"width": 320, "height": 640}
 
 
 def make(
-    page: Any, name: str, preset: str, size: int, target: int | None = None, ticked: str = ""
+    page: Any,
+    name: str,
+    preset: str,
+    size: int,
+    target: int | None = None,
+    ticked: str = "",
+    swiss_rounds: int | None = None,
 ) -> str:
-    """Make a tournament from the tournaments page (``ticked``: a house rule to tick); its
-    address once it shows."""
+    """Make a tournament from the tournaments page (``ticked``: a house rule to tick;
+    ``swiss_rounds``: a Swiss one of so many rounds); its address once it shows."""
     page.goto("/#/tournaments")
     page.fill("#tn-name", name)
+    if swiss_rounds is not None:
+        page.select_option("#tn-format", "swiss")
+        page.select_option("#tn-rounds", str(swiss_rounds))
     page.select_option("#tn-preset", preset)
     page.select_option("#tn-size", str(size))
     if target is not None:
@@ -172,3 +181,67 @@ def test_one_who_follows_the_address_without_a_name_chooses_one_there_and_enters
     visitor.goto("/#/tournaments")  # named now: the form to make one, without a name form
     visitor.wait_for_selector("#tournament-form #tn-create")
     assert visitor.query_selector("#tournament-new #name-form") is None
+
+
+def concede_where_a_table_is_on(pages: list[Any], address: str) -> None:
+    """The first of ``pages`` whose reader's match is on goes to its table and gives it up,
+    then comes back to the tournament."""
+    for page in pages:
+        page.goto(address)
+        page.wait_for_selector("#tournament[data-status=playing] #tn-yours")
+        if page.query_selector("#tn-go") is None:
+            continue
+        page.click("#tn-go")
+        page.wait_for_selector("#room[data-status=playing]")
+        page.click("#concede")
+        page.click("#exit-go")
+        page.wait_for_selector("#room[data-status=finished]")
+        page.goto(address)
+        return
+    raise AssertionError("nobody's match is on")
+
+
+def test_a_swiss_tournament_shows_its_standings_and_names_the_top_one(
+    new_page: Any, artifacts: Path
+) -> None:
+    """Three players, two rounds: one rests each round (a win), the others play; the standings
+    (wins, the opponents' wins, the points) stand above the rounds, and after the second round
+    the top of them is the champion."""
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    address = make(ann, "Swiss evening", "bulgarian2", 4, swiss_rounds=2)
+    facts = ann.inner_text(".tn-facts")
+    assert facts.startswith("Swiss, 2 rounds"), facts
+    pages = [ann]
+    for name, locale in (("Bob", "fr-FR"), ("Cy", "bg-BG")):
+        other = new_page(locale=locale)
+        ui.set_name(other, name)
+        other.goto(address)
+        other.click("#tn-enter")
+        other.wait_for_selector("#tn-withdraw")
+        pages.append(other)
+    entrants(ann, 3)
+    ann.click("#tn-start")
+    ann.wait_for_selector("#tournament[data-status=playing] #tn-bracket")
+    assert ann.inner_text(".tn-round h3") == "Round 1"
+    assert "Rests this round: counted as a win" in ann.inner_text(".tn-round")
+    concede_where_a_table_is_on(pages, address)
+    ann.goto(address)
+    ann.wait_for_selector(".tn-round[data-round='1'] .tn-match")  # the second round is made
+    rows = ann.locator("#tn-standings tbody tr")
+    assert rows.count() == 3
+    wins = ann.eval_on_selector_all(
+        "#tn-standings tbody tr", "rs => rs.map(r => r.children[2].textContent)"
+    )
+    assert wins == ["1", "1", "0"]  # the winner and the one who rested
+    ann.screenshot(path=str(artifacts / "tournament-swiss-en.png"), full_page=True)
+    concede_where_a_table_is_on(pages, address)
+    champion = ann.wait_for_selector("#tn-champion")
+    top = ann.inner_text("#tn-standings tbody tr:first-child .tn-unit")
+    assert champion.inner_text() == f"Winner of the tournament: {top}"
+    bob = pages[1]
+    bob.goto(address)
+    bob.wait_for_selector("#tn-champion")
+    heads = bob.eval_on_selector_all("#tn-standings th", "hs => hs.map(h => h.textContent)")
+    assert heads[2:4] == ["Victoires", "Vict. adv."]
+    bob.screenshot(path=str(artifacts / "tournament-swiss-fr.png"), full_page=True)
