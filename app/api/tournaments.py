@@ -1,5 +1,6 @@
-"""Knockout tournaments over REST (``app.rooms.tournaments``): list and create them, enter and
-withdraw, and for the host start or cancel one (docs/protocol.md §9); the server moves it on.
+"""Tournaments, knockout and Swiss, over REST (``app.rooms.tournaments``): list and create
+them, enter and withdraw, and for the host start or cancel one (docs/protocol.md §9); the
+server moves it on.
 
 A tournament's tables are private rooms: a table's code is shown only to the players who play
 at it (``you.table``), as a private room's code is a capability — others follow the bracket's

@@ -1,16 +1,19 @@
-"""Knockout tournaments: people enter one, its host starts it, and the server draws the units
-(``app.rooms.bracket``), opens a table for each match of the bracket, reads each table's result
-as its match is stored, and sends the winners on until the final is won.
+"""Tournaments, knockout and Swiss: people enter one, its host starts it, and the server draws
+the units, opens a table for each match, reads each table's result as its match is stored, and
+makes the next matches — a knockout's winners sent on (``app.rooms.bracket``) until the final
+is won, a Swiss tournament's next round paired by its standings (``app.rooms.swiss``) until
+its last round is over.
 
 A tournament is in the database (``TournamentBook``), not in a process: any node of a cluster
 answers for it, and every step is a conditional write, so two nodes (or two requests) advancing
 the same tournament at once make each match and each table once. A table is a private room
 opened like a quick-play table: the units seated on the game's two sides, bots in the seats
 nobody fills, begun at once with the turn clock on, so that an absent player's stand-in plays
-and every match ends. A step that fails (a table that could not open, the database away) is
-tried again by the next round of ``advance``: every node runs one every
-``BELOTE_TOURNAMENT_SWEEP_SECONDS`` for the tournaments being played, and at once when one of
-its rooms ends a match; the start opens the first round's tables itself.
+and every match ends. A table's tournament moves on as soon as its match ends on a node
+(``after_match``); a step that fails (a table that could not open, the database away) is tried
+again by the sweep every node makes every ``BELOTE_TOURNAMENT_SWEEP_SECONDS``, which reads the
+tournaments being played in one query and moves on those with something to do (``due``); the
+start opens the first round's tables itself.
 """
 
 from __future__ import annotations
@@ -203,7 +206,7 @@ def due(playing: InPlay) -> bool:
 
 Draw = Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]]
 """The start's draw: of the entrants' ids, in the order they entered, each one's unit and the
-bracket's first round (``drawer``)."""
+first round (``drawer``)."""
 
 
 class TournamentBook(Protocol):
@@ -279,9 +282,9 @@ class TournamentBook(Protocol):
 
 def side_size(game: Game) -> int:
     """How many players a unit of the game has; ``bad_rules`` (or ``bad_request`` for the
-    target) for a game a knockout cannot play. A knockout needs a game of two sides: Bulgarian
-    for three, where each of three players scores alone, has no single winner of a table to
-    send on."""
+    target) for a game a tournament cannot play. A tournament needs a game of two sides:
+    Bulgarian for three, where each of three players scores alone, has no single winner of a
+    table to send on."""
     sides = checked_game(game.rules, game.target).sides
     if len(sides) != 2:
         raise RoomError("bad_rules", "A tournament is played by a game of two sides.")
@@ -321,7 +324,7 @@ def _next(tournament: Tournament) -> tuple[int | None, list[Pairing]]:
     if not matches:
         return None, []
     if tournament.swiss_rounds is not None:
-        latest = max((t.round for t in matches), default=0)
+        latest = max(t.round for t in matches)
         if any(t.winner is None for t in matches if t.round == latest):
             return None, []
         results = _results(matches)
@@ -379,8 +382,8 @@ class Director:
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
-        """The tournament as stored. Reading it moves nothing on (the sweep and the match-end
-        end do): a page that asks every few seconds costs three queries, not a pass."""
+        """The tournament as stored. Reading it moves nothing on (a table's match end and the
+        sweep do): a page that asks every few seconds costs three queries, not a pass."""
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
@@ -542,10 +545,14 @@ class Director:
     async def sweep(self) -> None:
         """One pass over the tournaments being played: one query, and each tournament that has
         something to do (``due``) moved on. The safety net of the match-end moves: a table
-        that could not open, a node that died between a result and the next match."""
+        that could not open, a node that died between a result and the next match. One
+        tournament that fails holds up no other: the next sweep tries it again."""
         for tournament_id, playing in (await self._book.tables_in_play()).items():
             if due(playing):
-                await self.advance(tournament_id)
+                try:
+                    await self.advance(tournament_id)
+                except Exception:
+                    log.exception("tournament %s: moving it on failed", tournament_id)
 
     def start_sweeping(self) -> None:
         self._task = asyncio.create_task(self._sweep(), name="tournaments")
@@ -558,14 +565,17 @@ class Director:
         while True:
             await next_round(self._poked, self._sweep_seconds)
             ended, self._ended = self._ended, set()
-            try:
-                for match_id in ended:
+            for match_id in ended:
+                try:
                     await self.after_match(match_id)
-                if loop.time() - swept >= self._sweep_seconds:
-                    swept = loop.time()
+                except Exception:  # the next sweep finds its tournament due
+                    log.exception("the tournament of match %s: moving it on failed", match_id)
+            if loop.time() - swept >= self._sweep_seconds:
+                swept = loop.time()
+                try:
                     await self.sweep()
-            except Exception:  # the next sweep tries again
-                log.exception("advancing the tournaments failed")
+                except Exception:  # the database away: the next sweep tries again
+                    log.exception("sweeping the tournaments failed")
 
     async def close(self) -> None:
         await stop_task(self._task)
