@@ -20,11 +20,12 @@ from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
 from app.db.store import SqlStore
 from app.db.tournaments import SHOWN_DAYS, SqlTournaments
+from app.rooms.bracket import first_round
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, WAITING, RoomTimings
-from app.rooms.tournaments import Director, Game, Played, drawer, due
+from app.rooms.tournaments import Director, Game, Played, drawer, due, first_swiss_round
 
 NAMES = "abcdefgh"
 
@@ -71,12 +72,14 @@ def player(name: str) -> Player:
     return Player(name, name.upper())
 
 
-async def entered(node: Node, size: int) -> str:
-    """A tournament of Belot for two with ``size`` entrants, drawn in their order, not begun."""
-    made = await node.director.create(player("a"), "Cup", Game("bulgarian2"), size)
+async def entered(node: Node, size: int, swiss_rounds: int | None = None) -> str:
+    """A tournament of Belot for two with ``size`` entrants, drawn in their order, not begun
+    (``swiss_rounds``: a Swiss one)."""
+    made = await node.director.create(player("a"), "Cup", Game("bulgarian2"), size, swiss_rounds)
     for name in NAMES[1:size]:
         await node.director.enter(made.id, player(name))
-    await node.book.start(made.id, "a", drawer(1, _Ordered()))
+    first = first_round if swiss_rounds is None else first_swiss_round
+    await node.book.start(made.id, "a", drawer(1, _Ordered(), first))
     return made.id
 
 
@@ -119,6 +122,28 @@ async def test_two_nodes_moving_a_tournament_on_at_once_open_each_table_once(
         assert room is not None
         seated += [s.player_id for s in room.seats if s.player_id is not None]
     assert sorted(seated) == list(NAMES)  # each at one table
+
+
+async def test_two_nodes_making_a_swiss_round_at_once_make_it_once(nodes: Nodes) -> None:
+    """A Swiss round is paired from the standings with no chance in it, so two nodes that
+    read the same results make the same matches: one of them stores the round, each match gets
+    one table, and nobody meets an opponent twice."""
+    one, two = nodes.node(), nodes.node()
+    tid = await entered(one, 4, swiss_rounds=2)
+    await one.director.advance(tid)
+    codes = await tables(nodes, tid)
+    for slot in (0, 1):
+        room = await one.manager.get(codes[(0, slot)] or "")
+        assert room is not None and room.seats[1].player_id is not None
+        await room.concede(room.seats[1].player_id)
+    await asyncio.gather(one.director.advance(tid), two.director.advance(tid))
+    loaded = await one.book.load(tid)
+    assert loaded is not None
+    second = [t for t in loaded.matches if t.round == 1]
+    assert [(t.a, t.b) for t in second] == [(0, 2), (1, 3)]  # the winners, then the losers
+    named = await tables(nodes, tid)
+    assert len(named) == 4 and all(named.values())
+    assert len(set(named.values())) == 4
 
 
 class StallsBeforeNaming(SqlTournaments):
