@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 import orjson
-from sqlalchemy import event
+from sqlalchemy import delete, event
 
 from app.db import models as m
 from app.db.engine import make_engine, make_sessionmaker
@@ -51,6 +51,7 @@ async def run(url: str, tournaments: int, entrants: int, passes: int) -> dict[st
     async with sessions.begin() as session:
         for p in players:
             session.add(m.Player(id=p.id, name=p.name, token_hash=p.id))
+    made_ids: list[str] = []
     began = time.monotonic()
     for t in range(tournaments):
         field = players[t * entrants : (t + 1) * entrants]
@@ -58,6 +59,7 @@ async def run(url: str, tournaments: int, entrants: int, passes: int) -> dict[st
         for p in field[1:]:
             await director.enter(made.id, p)
         await director.start(made.id, field[0].id)
+        made_ids.append(made.id)
     set_up = time.monotonic() - began
     statements = 0
 
@@ -81,6 +83,8 @@ async def run(url: str, tournaments: int, entrants: int, passes: int) -> dict[st
     ends = [await timed(lambda: director.after_match("0" * 32)) for _ in range(passes)]
     await director.close()
     await manager.close()
+    async with sessions.begin() as session:  # a shared database's next run counts its own
+        await session.execute(delete(m.Tournament).where(m.Tournament.id.in_(made_ids)))
     await store.close()
     await engine.dispose()
 
