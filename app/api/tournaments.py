@@ -180,15 +180,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         format="knockout" if tournament.swiss_rounds is None else "swiss",
         rounds=tournament.rounds,
         standings=[
-            StandingOut(
-                unit=s.unit,
-                wins=s.wins,
-                buchholz=s.buchholz,
-                points_for=s.points_for,
-                points_against=s.points_against,
-                byes=s.byes,
-            )
-            for s in tournament.standings()
+            StandingOut.model_validate(s, from_attributes=True) for s in tournament.standings()
         ],
         tables=[
             TableOut(
