@@ -9,11 +9,11 @@ results, not the table.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path
-from pydantic import BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
 from app.api.bodies import Body
 from app.api.errors import responses
@@ -32,6 +32,9 @@ router = APIRouter(
     prefix="/api/tournaments", tags=["tournaments"], responses=responses(401, 413, 422)
 )
 
+START_SOONEST, START_LATEST = timedelta(minutes=1), timedelta(days=30)
+"""How far ahead a start time may be: time for the address to be shared, and not a
+tournament that sits in the listing for months."""
 DEFAULT_SWISS_ROUNDS = 3
 """A Swiss tournament's rounds when its host chose none: four units meet each other once."""
 
@@ -62,6 +65,12 @@ class TournamentIn(Body):
         description="`knockout`: a match's loser is out; `swiss`: everyone plays every round "
         "against a unit of the same record, and the standings decide.",
     )
+    starts_at: AwareDatetime | None = Field(
+        default=None,
+        strict=False,  # a moment is a string in JSON (with its offset); `_a_string` keeps it so
+        description="When it starts by itself, once two units have entered (a minute to 30 "
+        "days ahead); null: when its host starts it. Its host may start it before.",
+    )
     rounds: int | None = Field(
         default=None,
         ge=1,
@@ -69,6 +78,14 @@ class TournamentIn(Body):
         description="A Swiss tournament's rounds (default 3); a knockout's follow from its "
         "entrants.",
     )
+
+    @field_validator("starts_at", mode="before")
+    @classmethod
+    def _a_string(cls, value: object) -> object:
+        """Lax parsing would take a number as a Unix time: the schema says a string."""
+        if value is not None and not isinstance(value, str):
+            raise ValueError("a moment is an ISO 8601 string with its offset")
+        return value
 
 
 class EntrantOut(BaseModel):
@@ -117,6 +134,7 @@ class TournamentOut(BaseModel):
     size: int
     status: str = Field(description="`registering`, `playing`, `finished` or `cancelled`.")
     created_at: datetime
+    starts_at: datetime | None = Field(description="When it starts by itself (null: by hand).")
     started_at: datetime | None
     finished_at: datetime | None
     entrants: list[EntrantOut] = Field(description="In the order they entered.")
@@ -171,6 +189,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         size=tournament.size,
         status=tournament.status,
         created_at=tournament.created_at,
+        starts_at=tournament.starts_at,
         started_at=tournament.started_at,
         finished_at=tournament.finished_at,
         entrants=[EntrantOut(id=e.player_id, name=e.name) for e in tournament.entries],
@@ -225,7 +244,13 @@ async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -
     if body.format == "knockout" and body.rounds is not None:
         raise RoomError("bad_request", "A knockout's rounds follow from its entrants.")
     rounds = (body.rounds or DEFAULT_SWISS_ROUNDS) if body.format == "swiss" else None
-    made = await services.tournaments.create(player, body.name, game, body.size, rounds)
+    if body.starts_at is not None:
+        ahead = body.starts_at - datetime.now(UTC)
+        if not START_SOONEST <= ahead <= START_LATEST:
+            raise RoomError("bad_request", "A start time is a minute to 30 days ahead.")
+    made = await services.tournaments.create(
+        player, body.name, game, body.size, rounds, body.starts_at
+    )
     return tournament_out(made, player)
 
 

@@ -546,6 +546,9 @@ class Tournament(Base):
     """The most entrants it takes."""
     swiss_rounds: Mapped[int | None]
     """A Swiss tournament's rounds (``app.rooms.swiss``); None: a knockout."""
+    starts_at: Mapped[datetime | None]
+    """When it starts by itself (with enough entrants; its host may start it before); None:
+    when its host starts it."""
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 
-from sqlalchemy import Update, delete, func, or_, select, update
+from sqlalchemy import Update, and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -29,6 +29,7 @@ from app.rooms.tournaments import (
     Game,
     InPlay,
     Played,
+    Starting,
     TableMatch,
     TableState,
     Tournament,
@@ -38,7 +39,8 @@ from app.rooms.tournaments import (
 SHOWN_DAYS = 7
 """How long a tournament that is not being played stays in the listing after it was made: one
 that ended, was called off, or still takes entries that long after (its host never started
-it). It stays readable at its address, and its host may still start it."""
+it) — one taking entries for a start time stays until that long after the time. It stays
+readable at its address, and its host may still start it."""
 
 
 def _unknown() -> RoomError:
@@ -64,6 +66,7 @@ def _tournament(
         names.get(row.host_id),
         row.size,
         row.swiss_rounds,
+        row.starts_at,
         row.status,
         row.created_at,
         row.started_at,
@@ -99,6 +102,7 @@ class SqlTournaments:
         game: Game,
         size: int,
         swiss_rounds: int | None,
+        starts_at: datetime | None,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -111,6 +115,7 @@ class SqlTournaments:
                     host_id=host.id,
                     size=size,
                     swiss_rounds=swiss_rounds,
+                    starts_at=starts_at,
                     status=REGISTERING,
                 )
             )
@@ -130,7 +135,16 @@ class SqlTournaments:
             rows = list(
                 await session.scalars(
                     select(m.Tournament)
-                    .where(or_(m.Tournament.status == PLAYING, m.Tournament.created_at >= since))
+                    .where(
+                        or_(
+                            m.Tournament.status == PLAYING,
+                            m.Tournament.created_at >= since,
+                            and_(
+                                m.Tournament.status == REGISTERING,
+                                m.Tournament.starts_at >= since,
+                            ),
+                        )
+                    )
                     .order_by(m.Tournament.created_at.desc(), m.Tournament.id)
                     .limit(limit)
                 )
@@ -394,6 +408,20 @@ class SqlTournaments:
                         TableState(round_, slot, b, winner, code, bool(has_begun), bool(is_over))
                     )
         return found
+
+    async def time_to_start(self, now: datetime) -> list[Starting]:
+        entries = (
+            select(func.count())
+            .where(m.TournamentEntry.tournament_id == m.Tournament.id)
+            .scalar_subquery()
+        )
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(m.Tournament.id, m.Tournament.host_id, m.Tournament.preset, entries).where(
+                    m.Tournament.status == REGISTERING, m.Tournament.starts_at <= now
+                )
+            )
+            return [Starting(*row) for row in rows]
 
     async def of_match(self, match_id: str) -> str | None:
         tables = m.TournamentMatch

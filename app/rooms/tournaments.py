@@ -25,7 +25,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -98,6 +98,8 @@ class Tournament:
     size: int
     swiss_rounds: int | None
     """A Swiss tournament's rounds; None: a knockout."""
+    starts_at: datetime | None
+    """When it starts by itself, once enough have entered; None: when its host starts it."""
     status: str
     created_at: datetime
     started_at: datetime | None
@@ -155,6 +157,16 @@ class Played:
 
 def _results(matches: Sequence[TableMatch]) -> list[swiss.Result]:
     return [swiss.Result(t.a, t.b, t.winner, t.scores) for t in matches if t.winner is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Starting:
+    """A tournament whose start time has come (``time_to_start``)."""
+
+    tournament_id: str
+    host_id: str
+    preset: str
+    entrants: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +233,7 @@ class TournamentBook(Protocol):
         game: Game,
         size: int,
         swiss_rounds: int | None,
+        starts_at: datetime | None,
     ) -> None:
         """Store a registering tournament with its host entered."""
 
@@ -279,6 +292,9 @@ class TournamentBook(Protocol):
     async def of_match(self, match_id: str) -> str | None:
         """The tournament whose undecided table played the match ``match_id``, if any."""
 
+    async def time_to_start(self, now: datetime) -> list[Starting]:
+        """The tournaments taking entries whose start time has come."""
+
 
 def side_size(game: Game) -> int:
     """How many players a unit of the game has; ``bad_rules`` (or ``bad_request`` for the
@@ -289,6 +305,11 @@ def side_size(game: Game) -> int:
     if len(sides) != 2:
         raise RoomError("bad_rules", "A tournament is played by a game of two sides.")
     return len(sides[0])
+
+
+def least_entrants(game: Game) -> int:
+    """The fewest entrants the game's tournament starts with: two units."""
+    return side_size(game) * (MIN_UNITS - 1) + 1
 
 
 def first_swiss_round(units: int) -> list[Pairing]:
@@ -362,10 +383,17 @@ class Director:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
     async def create(
-        self, host: Player, name: str, game: Game, size: int, swiss_rounds: int | None = None
+        self,
+        host: Player,
+        name: str,
+        game: Game,
+        size: int,
+        swiss_rounds: int | None = None,
+        starts_at: datetime | None = None,
     ) -> Tournament:
-        """A tournament taking entries: a knockout, or with ``swiss_rounds`` a Swiss one."""
-        least = side_size(game) * (MIN_UNITS - 1) + 1
+        """A tournament taking entries: a knockout, or with ``swiss_rounds`` a Swiss one; with
+        ``starts_at``, one that starts by itself then (or once enough have entered after)."""
+        least = least_entrants(game)
         if not least <= size <= MAX_ENTRANTS:
             raise RoomError(
                 "bad_request", f"A tournament takes {least} to {MAX_ENTRANTS} entrants."
@@ -378,7 +406,7 @@ class Director:
         # Stored as a room writes them (a house rule at its default left out).
         rules = checked_game(game.rules, game.target).to_dict()
         game = Game(game.preset, MappingProxyType(rules.get("house_rules", {})), game.target)
-        await self._book.create(tournament_id, host, name, game, size, swiss_rounds)
+        await self._book.create(tournament_id, host, name, game, size, swiss_rounds, starts_at)
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
@@ -543,10 +571,19 @@ class Director:
             await self.advance(tournament_id)
 
     async def sweep(self) -> None:
-        """One pass over the tournaments being played: one query, and each tournament that has
-        something to do (``due``) moved on. The safety net of the match-end moves: a table
+        """One pass: the tournaments whose start time has come and that have enough entrants
+        start (one that has too few waits for them, its host may still start it by hand or
+        call it off); and over the tournaments being played, one query, and each that has
+        something to do (``due``) moved on — the safety net of the match-end moves: a table
         that could not open, a node that died between a result and the next match. One
         tournament that fails holds up no other: the next sweep tries it again."""
+        for starting in await self._book.time_to_start(datetime.now(UTC)):
+            if starting.entrants < least_entrants(Game(starting.preset)):
+                continue
+            try:
+                await self.start(starting.tournament_id, starting.host_id)
+            except RoomError as refused:  # started by its host or another node meanwhile
+                log.info("tournament %s: not started (%s)", starting.tournament_id, refused)
         for tournament_id, playing in (await self._book.tables_in_play()).items():
             if due(playing):
                 try:

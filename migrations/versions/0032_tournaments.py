@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column("host_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("size", sa.Integer(), nullable=False),
         sa.Column("swiss_rounds", sa.Integer(), nullable=True),
+        sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),

@@ -7,7 +7,7 @@ import { api, get, post } from "./api.js";
 import { askFirst } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
-import { houseRulesText, t } from "./i18n.js";
+import { houseRulesText, lang, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
@@ -16,6 +16,10 @@ import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.
 const SIZES = [4, 8, 16, 32];
 const FORMATS = ["knockout", "swiss"];
 const SWISS_ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+// How far ahead a start time may be (the server's bounds, docs/protocol.md §9).
+const START_SOONEST_MS = 60_000;
+const START_LATEST_MS = 30 * 24 * 3600_000;
+const when = (iso) => new Date(iso).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
 const POLL_MS = 3000;
 const OVER = new Set(["finished", "cancelled"]);
 
@@ -118,6 +122,7 @@ function newForm(form, rules) {
   format.addEventListener("change", showFormat);
   showFormat();
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
+  const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
   size.value = "8";
   const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
   append(form, [
@@ -127,17 +132,27 @@ function newForm(form, rules) {
     h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
+    h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
     h("p", { class: "note", text: t("tn_new_explain") }),
     button,
   ]);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!getPlayer()) return nameNeeded();
+    // The box's time is the reader's own; the server takes a moment with its offset.
+    const startsAt = starts.value ? new Date(starts.value) : null;
+    const ahead = startsAt ? startsAt.getTime() - Date.now() : null;
+    if (startsAt && !(ahead >= START_SOONEST_MS && ahead <= START_LATEST_MS)) {
+      toast(t("tn_bad_start"), { kind: "error", code: "tn_bad_start" });
+      starts.focus();
+      return;
+    }
     button.disabled = true;
     try {
       const { house_rules, target } = game.read();
       const body = { name: name.value, format: format.value, preset: preset.value, house_rules, size: Number(size.value) };
       if (format.value === "swiss") body.rounds = Number(rounds.value);
+      if (startsAt) body.starts_at = startsAt.toISOString();
       if (target !== null) body.target = target;
       const made = await post("/api/tournaments", body);
       go(`#/tournaments/${encodeURIComponent(made.id)}`);
@@ -186,6 +201,7 @@ export function showTournament(app, id) {
         `${t("target")} ${tn.target}`,
         houseRulesText(tn) || null,
         statusText(tn.status),
+        tn.status === "registering" && tn.starts_at ? t("tn_starts_at", { time: when(tn.starts_at) }) : null,
         t("tn_host", { name: tn.host.name || t("deleted_player") }),
       ]),
     );
@@ -196,10 +212,11 @@ export function showTournament(app, id) {
   function registering(tn, me, pairs) {
     const entered = tn.you && tn.you.entered;
     const host = me && me.id === tn.host.id;
-    box.append(
+    append(box, [
       h("p", { class: "muted", text: t(pairs ? "tn_waiting_pairs" : "tn_waiting", { n: tn.entrants.length, size: tn.size }) }),
+      tn.starts_at && Date.parse(tn.starts_at) <= Date.now() ? h("p", { class: "note", id: "tn-starts-late", text: t("tn_starts_late") }) : null,
       h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map((e) => h("li", { dataset: { player: e.id }, text: e.name || t("deleted_player") }))),
-    );
+    ]);
     const buttons = h("div", { class: "tn-buttons" });
     if (!me) {
       // Someone who followed the shared address before ever choosing a name: a name first,

@@ -6,6 +6,7 @@ own players alone. Refusals change nothing."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -276,6 +277,10 @@ async def test_every_table_plays_the_host_s_house_rules_to_their_target(
     rules = {"kirtik": True, "sur_contra": "x8"}
     tournament = await made(http, ann, preset="bulgarian2", size=2, target=51, house_rules=rules)
     assert (tournament["house_rules"], tournament["target"]) == (rules, 51)
+    assert tournament["starts_at"] is None  # its host starts it
+    at = (datetime.now(UTC) + timedelta(hours=2)).replace(microsecond=0)
+    timed = await made(http, bob, preset="bulgarian", size=8, starts_at=at.isoformat())
+    assert datetime.fromisoformat(timed["starts_at"]) == at
     plain = await made(http, bob, preset="french", size=4, house_rules={"must_undertrump": True})
     assert (plain["house_rules"], plain["target"]) == ({}, 1000)  # a default is left out
     await entered(http, tournament["id"], [bob])
@@ -305,6 +310,10 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         ({"preset": "bulgarian2", "rounds": 3}, (422, "bad_request")),  # a knockout's: its own
         ({"preset": "bulgarian2", "format": "swiss", "rounds": 10}, (422, "bad_request")),
         ({"preset": "bulgarian2", "format": "league"}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "starts_at": "2020-01-01T20:00:00Z"}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "starts_at": "2999-01-01T20:00:00Z"}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "starts_at": "2030-01-01T20:00:00"}, (422, "bad_request")),
+        ({"preset": "bulgarian2", "starts_at": 1900000000}, (422, "bad_request")),  # a string
     ):
         answer = await http.post(T, json={"name": "Cup", **body}, headers=ann.auth)
         assert code_of(answer) == refusal, body

@@ -261,3 +261,37 @@ def test_a_swiss_tournament_shows_its_standings_and_names_the_top_one(
     heads = bob.eval_on_selector_all("#tn-standings th", "hs => hs.map(h => h.textContent)")
     assert heads[2:4] == ["Victoires", "Vict. adv."]
     bob.screenshot(path=str(artifacts / "tournament-swiss-fr.png"), full_page=True)
+
+
+# A local time two hours ahead, as a datetime-local box takes it.
+LATER = """() => {
+  const d = new Date(Date.now() + 2 * 3600e3), p = (n) => String(n).padStart(2, '0');
+  const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  return `${day}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}"""
+
+
+def test_a_start_time_is_chosen_in_the_reader_s_own_time(new_page: Any) -> None:
+    """The host picks the start in their own time zone (Sofia here); the server keeps the
+    moment, and a time in the past is refused before anything is made."""
+    page = new_page(locale="fr-FR", timezone_id="Europe/Sofia")
+    ui.set_name(page, "Ann")
+    page.goto("/#/tournaments")
+    page.fill("#tn-name", "Soirée")
+    page.fill("#tn-starts", "2020-01-01T20:00")
+    page.click("#tn-create")
+    refused = page.wait_for_selector(".toast[data-code=tn_bad_start]")
+    assert refused.inner_text().startswith("Choisissez une heure de début")
+    assert page.url.endswith("#/tournaments")  # nothing made
+    later = page.evaluate(LATER)
+    page.fill("#tn-starts", later)
+    page.click("#tn-create")
+    page.wait_for_selector("#tournament[data-status=registering] #tn-entrants")
+    assert "début" in page.inner_text(".tn-facts")
+    stored = page.evaluate(
+        "id => fetch(`/api/tournaments/${id}`).then((r) => r.json())", page.url.rsplit("/", 1)[1]
+    )
+    # The moment the host meant: their wall time in Sofia, two or three hours ahead of UTC.
+    meant = page.evaluate("local => new Date(local).getTime()", later)
+    assert page.evaluate("iso => Date.parse(iso)", stored["starts_at"]) == meant
+    assert page.evaluate("local => new Date(local).getTimezoneOffset()", later) in (-120, -180)

@@ -262,6 +262,33 @@ async def test_a_sweep_moves_on_only_what_has_something_to_do(nodes: Nodes) -> N
     assert not due((await node.book.tables_in_play())[tid])
 
 
+async def test_a_tournament_starts_at_its_time_once_enough_have_entered(nodes: Nodes) -> None:
+    """A start time set, the sweep of any node starts it when the time has come — with two
+    entrants at least; with fewer it waits for them (its host may still start it or call it
+    off), and one whose time has not come stays as it is."""
+    node, other = nodes.node(), nodes.node()
+    past = datetime.now(UTC) - timedelta(seconds=1)
+    later = (
+        await node.director.create(
+            player("c"), "Later", Game("bulgarian2"), 4, starts_at=past + timedelta(hours=1)
+        )
+    ).id
+    await node.director.enter(later, player("d"))
+    due_now = (
+        await node.director.create(player("a"), "Now", Game("bulgarian2"), 4, starts_at=past)
+    ).id
+    await other.director.sweep()  # its host alone: too few
+    waiting = await node.book.load(due_now)
+    assert waiting is not None and waiting.status == "registering"
+    await node.director.enter(due_now, player("b"))
+    await asyncio.gather(node.director.sweep(), other.director.sweep())  # two nodes, one start
+    started = await node.book.load(due_now)
+    assert started is not None and started.status == "playing"
+    assert [t.room_code is not None for t in started.matches] == [True]  # its final, open
+    assert (await node.book.load(later)).status == "registering"  # type: ignore[union-attr]
+    assert len(await tables(nodes, due_now)) == 1
+
+
 async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes: Nodes) -> None:
     """A tournament whose host never started it, or that ended, leaves the listing a week after
     it was made (still readable at its address); one being played stays however old."""
@@ -276,4 +303,14 @@ async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes:
             .values(created_at=datetime.now(UTC) - timedelta(days=SHOWN_DAYS, hours=1))
         )
     assert {t.id for t in await node.director.listing()} == {fresh, long_played}
+    # One made long ago for a start time to come stays listed until a week after that time.
+    soon = datetime.now(UTC) + timedelta(days=2)
+    ahead = (await node.director.create(player("c"), "Ahead", Game("bulgarian2"), 4, None, soon)).id
+    async with nodes.sessions.begin() as session:
+        await session.execute(
+            update(m.Tournament)
+            .where(m.Tournament.id == ahead)
+            .values(created_at=datetime.now(UTC) - timedelta(days=SHOWN_DAYS + 20))
+        )
+    assert ahead in {t.id for t in await node.director.listing()}
     assert (await node.director.view(stale)).name == "Stale"
