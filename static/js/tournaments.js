@@ -1,8 +1,9 @@
 // Tournaments, knockout and Swiss (docs/protocol.md §9): #/tournaments lists them and makes
 // one; #/tournaments/ID is one tournament — its entrants while it takes entries (enter,
 // withdraw; its host starts it or calls it off), then its matches round by round (a Swiss
-// one's standings above them), your table while you play, and its champion. The server opens each match's table and reads its result; this page
-// asks how the tournament stands every few seconds while it is not over.
+// one's standings above them), your table while you play, and its champion. The server opens
+// each match's table and reads its result; this page asks how the tournament stands every few
+// seconds while it is not over.
 import { api, get, post } from "./api.js";
 import { askFirst } from "./dialog.js";
 import { append, clear, h } from "./dom.js";
@@ -24,7 +25,7 @@ const POLL_MS = 3000;
 const OVER = new Set(["finished", "cancelled"]);
 
 /** A tournament is played by a game of two sides: not by the game for three. */
-const knockoutGames = (presets) => presets.filter((p) => p !== "bulgarian3");
+const tournamentGames = (presets) => presets.filter((p) => p !== "bulgarian3");
 
 const unitName = (unit, pairs) => {
   const names = unit.map((e) => e.name || t("deleted_player"));
@@ -105,7 +106,7 @@ export function showTournaments(app) {
  * entrants. */
 function newForm(form, rules) {
   const name = h("input", { id: "tn-name", name: "tn_name", maxlength: "32", required: true, autocomplete: "off" });
-  const preset = h("select", { id: "tn-preset", name: "tn_preset" }, knockoutGames(rules.presets).map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+  const preset = h("select", { id: "tn-preset", name: "tn_preset" }, tournamentGames(rules.presets).map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
   // Only the house rules and the target are placed: a table's clock and pace are the server's.
   const game = settingsControls(rules, { target: null, turn_seconds: 0, deal_pause_seconds: 0, bot_level: "basic", public: false }, "tn-");
   preset.addEventListener("change", () => game.fillHouseRules(preset.value));
@@ -122,8 +123,8 @@ function newForm(form, rules) {
   format.addEventListener("change", showFormat);
   showFormat();
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
-  const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
   size.value = "8";
+  const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
   const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
   append(form, [
     h("div", { class: "field" }, h("label", { for: "tn-name", text: t("tn_name") }), name),
