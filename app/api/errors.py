@@ -19,6 +19,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.api.headers import NOT_CLIENT
 from app.rooms.errors import RoomError
 from app.transport.ratelimit import PerAddressLimiter
 
@@ -196,10 +197,11 @@ class RequestLimit(_HttpMiddleware):
     requests that are cheap to send and dear to answer (a quick-play poll forms tables, a
     profile reads every match of its player).
 
-    The client's files (every path outside ``/api/``) are counted apart, with ``FILES`` times
-    the allowance: a page of the client is some fifty files, and counted with the calls a few
-    pages opened at once took the address's whole burst, so that the next page's modules were
-    refused and it never drew (seen in the browser tests, 19 pages in 30 s)."""
+    The client's files (every path outside ``NOT_CLIENT``: the calls, and the service's
+    ``/metrics``, ``/docs``, ``/openapi.json``, ``/healthz``) are counted apart, with ``FILES``
+    times the allowance: a page of the client is some fifty files, and counted with the calls a
+    few pages opened at once took the address's whole burst, so that the next page's modules
+    were refused and it never drew (seen in the browser tests, 19 pages in 30 s)."""
 
     FILES = 10
 
@@ -210,7 +212,7 @@ class RequestLimit(_HttpMiddleware):
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
-        buckets = self._calls if scope.get("path", "").startswith("/api/") else self._files
+        buckets = self._calls if scope.get("path", "").startswith(NOT_CLIENT) else self._files
         if not buckets.allow(client[0] if client else "?"):
             refused = error_body("rate_limited", "Too many requests from your address: slow down.")
             await JSONResponse(refused, 429, headers={"Retry-After": "1"})(scope, receive, send)

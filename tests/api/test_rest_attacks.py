@@ -324,5 +324,7 @@ async def test_one_address_is_held_to_its_allowance_of_http_requests(settings: S
         # The client's files are counted apart, with ten times the allowance: a page is some
         # fifty files, and counted with the calls a few pages opened at once spent the burst,
         # so that the next page's modules were refused and it never drew.
+        # The service's own pages are no client files: /metrics reads every room's state.
+        assert (await http.get("/metrics")).status_code == 429
         files = [(await http.get("/js/main.js")).status_code for _ in range(51)]
         assert files == [200] * 50 + [429]
