@@ -9,9 +9,15 @@ schema says. An integer is still a number (``"wait_seconds": 30``), as in JSON.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rooms.config import MOST_TARGET
 from app.rooms.room import chat_writable
+
+MatchTarget = Annotated[int | None, Field(ge=1, le=MOST_TARGET)]
+"""A match's target as a body gives it (a room's, a tournament's tables'); null: the preset's."""
 
 
 class Body(BaseModel):

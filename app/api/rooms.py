@@ -11,12 +11,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.bodies import Body
+from app.api.bodies import Body, MatchTarget
 from app.api.errors import responses
 from app.api.paths import PlayerId, RoomCode
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
 from app.api.suspension import Unsuspended
-from app.rooms.config import MOST_DEAL_PAUSE, MOST_TARGET
+from app.rooms.config import MOST_DEAL_PAUSE
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rules import HOUSE_RULES, PRESETS, Ruleset, card_facts, ranks_in
@@ -34,11 +34,8 @@ class RulesIn(Body):
 
 class RoomIn(Body):
     rules: RulesIn = Field(default_factory=RulesIn)
-    target: int | None = Field(
-        default=None,
-        ge=1,
-        le=MOST_TARGET,
-        description="Match target; default 151 / 1000 by preset.",
+    target: MatchTarget = Field(
+        default=None, description="Match target; default 151 / 1000 by preset."
     )
     public: bool = False
     turn_seconds: int | None = Field(
@@ -76,9 +73,7 @@ class SettingsIn(Body):
         description="The room's whole set of house rules of its preset (one left out takes its "
         "default; see `GET /api/rules`).",
     )
-    target: int | None = Field(
-        default=None, ge=1, le=MOST_TARGET, description="Match target; null: the preset's."
-    )
+    target: MatchTarget = Field(default=None, description="Match target; null: the preset's.")
     public: bool | None = None
     turn_seconds: int | None = Field(default=None, ge=0, description="Turn timer; 0 = none.")
     deal_pause_seconds: float | None = Field(default=None, ge=0, le=MOST_DEAL_PAUSE)

@@ -15,13 +15,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path
 from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
-from app.api.bodies import Body
+from app.api.bodies import Body, MatchTarget
 from app.api.errors import responses
 from app.api.paths import HEX, RoomCode
 from app.api.players import CleanName
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
-from app.rooms.config import MOST_TARGET
 from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 from app.rooms.swiss import MAX_ROUNDS as MAX_SWISS_ROUNDS
@@ -47,11 +46,8 @@ class TournamentIn(Body):
     house_rules: dict[str, bool | str] = Field(
         default_factory=dict, description="Every table's house rules (GET /api/rules)."
     )
-    target: int | None = Field(
-        default=None,
-        ge=1,
-        le=MOST_TARGET,
-        description="Every table's match target; default the preset's (151 / 1000).",
+    target: MatchTarget = Field(
+        default=None, description="Every table's match target; default the preset's (151 / 1000)."
     )
     size: int = Field(
         default=8,

@@ -153,8 +153,14 @@ async def test_a_swiss_tournament_plays_every_round_and_its_standings_decide(
     await entered(http, tournament["id"], others)
     assert (await http.post(f"{T}/{tournament['id']}/start", headers=host.auth)).is_success
     for round_ in range(3):
+        # The round's matches are stored first, their tables opened after: wait for all.
         state = await until(
-            http, tournament["id"], lambda s, r=round_: any(t["round"] == r for t in s["tables"])
+            http,
+            tournament["id"],
+            lambda s, r=round_: (
+                any(t["round"] == r for t in s["tables"])
+                and all(t["playing"] or t["b"] is None for t in s["tables"] if t["round"] == r)
+            ),
         )
         await play_round(http, server, state["id"], by_id)
         await until(

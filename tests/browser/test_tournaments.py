@@ -240,7 +240,11 @@ def test_a_swiss_tournament_shows_its_standings_and_names_the_top_one(
     assert "Rests this round: counted as a win" in ann.inner_text(".tn-round")
     concede_where_a_table_is_on(pages, address)
     ann.goto(address)
-    ann.wait_for_selector(".tn-round[data-round='1'] .tn-match")  # the second round is made
+    # The second round is made, and its table opened (a moment after its matches are stored).
+    ann.wait_for_function(
+        """() => [...document.querySelectorAll(".tn-round[data-round='1'] .tn-match")]
+              .some((m) => m.textContent.includes('Being played'))"""
+    )
     rows = ann.locator("#tn-standings tbody tr")
     assert rows.count() == 3
     wins = ann.eval_on_selector_all(
