@@ -13,8 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, RedirectResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import RedirectResponse
 
 from app.api import (
     accounts,
@@ -33,6 +32,7 @@ from app.api import (
     suspension,
     tournaments,
 )
+from app.api.client_files import PAGE, mount_client
 from app.api.headers import ClientSecurityHeaders
 from app.api.metrics import metrics_router
 from app.api.services import Services
@@ -312,13 +312,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    index = STATIC / "index.html"
-    if index.is_file():
-
-        @app.get("/r/{code}", include_in_schema=False)
-        async def invite(code: str) -> FileResponse:
-            """An invite link opens the client, which reads the code from the address."""
-            return FileResponse(index)
-
-        app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    if (STATIC / PAGE).is_file():
+        mount_client(app, STATIC)
     return app

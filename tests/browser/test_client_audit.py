@@ -84,7 +84,8 @@ def test_a_signed_out_account_holder_is_told_in_their_language(new_page: Any, lo
     sign_out_elsewhere(page, username)
     toast = page.wait_for_selector("#toasts .toast[data-code=signed_out] .toast-text")
     expected = page.evaluate(
-        "async u => (await import('/js/i18n.js')).t('signed_out', {username: u})", username
+        ui.own_modules("async u => (await import('/js/i18n.js')).t('signed_out', {username: u})"),
+        username,
     )
     assert toast.inner_text() == expected
     assert username in expected and "Log in" not in expected
@@ -168,11 +169,11 @@ def test_a_body_too_large_refusal_is_in_the_players_language(
     page.goto("/")
     page.select_option("#lang", lang)
     page.evaluate(
-        """async () => {
+        ui.own_modules("""async () => {
       const { post } = await import('/js/api.js');
       const { showError } = await import('/js/ui.js');
       await post('/api/players', { name: 'x'.repeat(70000) }).catch(showError);
-    }"""
+    }""")
     )
     toast = page.wait_for_selector("#toasts .toast[data-code=body_too_large] .toast-text")
     assert toast.inner_text() == words

@@ -15,8 +15,8 @@ from tests.browser import ui
 
 pytestmark = pytest.mark.browser
 
-WORDS = "async ([key, vars]) => (await import('/js/i18n.js')).t(key, vars || {})"
-ERROR_WORDS = "async code => (await import('/js/i18n.js')).errorText(code)"
+WORDS = ui.own_modules("async ([key, vars]) => (await import('/js/i18n.js')).t(key, vars || {})")
+ERROR_WORDS = ui.own_modules("async code => (await import('/js/i18n.js')).errorText(code)")
 
 
 def stored(page: Any) -> dict[str, Any] | None:
@@ -203,7 +203,7 @@ def test_the_validators_words_are_never_a_toasts_detail(new_page: Any) -> None:
     page.goto("/")
     page.wait_for_selector("#create-form")
     details = page.evaluate(
-        """async () => {
+        ui.own_modules("""async () => {
       const { ApiError } = await import('/js/api.js');
       const { showError } = await import('/js/ui.js');
       const shown = (e) => showError(e).querySelector('.toast-detail')?.textContent ?? null;
@@ -212,7 +212,7 @@ def test_the_validators_words_are_never_a_toasts_detail(new_page: Any) -> None:
         shown(new ApiError('bad_request', pydantic, 422)),
         shown(new ApiError('seat_taken', 'Seat 2 is taken by Ann.', 409)),
       ];
-    }"""
+    }""")
     )
     assert details == [None, "Seat 2 is taken by Ann."]  # other codes keep their detail
 

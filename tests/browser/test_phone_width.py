@@ -84,7 +84,7 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
     # Signs only, the words their labels: a screen reader still says "Suivant".
     assert page.inner_text("#replay-next").strip() == "▶"
     assert page.get_attribute("#replay-next", "aria-label") == page.evaluate(
-        "async () => (await import('/js/i18n.js')).t('next')"
+        ui.own_modules("async () => (await import('/js/i18n.js')).t('next')")
     )
     assert re.fullmatch(r"\D+ 0 / \d+", page.inner_text("#replay-step"))
     assert page.evaluate(SIDEWAYS) <= 0

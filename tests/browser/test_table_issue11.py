@@ -256,7 +256,7 @@ def test_scoresheet_notes_are_spaced_and_the_underline_explained(new_page: Any) 
     page = new_page()
     page.goto("/")
     text = page.evaluate(
-        """async () => {
+        ui.own_modules("""async () => {
           const { scoresheetTable } = await import('/js/scoresheet.js');
           const line = {void: false, contract: 'hearts', contracting_team: 0, multiplier: 1,
                         mp: [44, 0], hanging_out: 0, valat_team: 0};
@@ -267,7 +267,7 @@ def test_scoresheet_notes_are_spaced_and_the_underline_explained(new_page: Any) 
           const caption = table.querySelector('caption');
           return {notes: table.querySelector('td.notes').textContent,
                   legend: caption && caption.textContent};
-        }"""
+        }""")
     )
     assert text["notes"] == "♥ Hearts valat"
     assert text["legend"] == "Underlined: the team that chose the contract."

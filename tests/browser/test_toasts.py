@@ -19,8 +19,8 @@ pytestmark = pytest.mark.browser
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
 
-SAY_AGAIN = """async () => (await import('/js/ui.js')).showError(
-  {code: 'rate_limited', message: 'Too many rooms from this address.'})"""
+SAY_AGAIN = ui.own_modules("""async () => (await import('/js/ui.js')).showError(
+  {code: 'rate_limited', message: 'Too many rooms from this address.'})""")
 
 
 def box(page: Any, selector: str) -> tuple[float, float, float, float]:
@@ -78,8 +78,10 @@ def test_on_a_phone_a_toast_is_not_over_the_hand_or_the_bidding_box(new_page: An
     ui.settle(page)
     page.evaluate(SAY_AGAIN)
     page.evaluate(
-        "async () => (await import('/js/ui.js')).toast('Played for you: the seven of clubs, "
-        "since your time ran out.', {timeout: 0})"
+        ui.own_modules(
+            "async () => (await import('/js/ui.js')).toast('Played for you: the seven of clubs, "
+            "since your time ran out.', {timeout: 0})"
+        )
     )
     shown = toasts(page)
     assert len(shown) >= 2  # and "Name saved." maybe
@@ -94,12 +96,12 @@ def test_on_a_phone_a_toast_is_not_over_the_hand_or_the_bidding_box(new_page: An
     # As wide as the screen less a margin, however few their words (a short one alone was a
     # third of it, in the corner).
     page.evaluate("() => document.querySelectorAll('#toasts .toast').forEach(t => t.remove())")
-    page.evaluate("async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})")
+    page.evaluate(NEWS)
     short = toasts(page)
     assert [(round(t[0]), round(t[2])) for t in short] == [(8, PHONE["width"] - 8)], short
 
 
-NEWS = "async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})"
+NEWS = ui.own_modules("async () => (await import('/js/ui.js')).toast('Copied.', {timeout: 0})")
 BAR_PARTS = ["#who", "#lang", "#nav-lobby", "#nav-account"]
 
 

@@ -84,7 +84,7 @@ def test_a_forgotten_guest_on_the_history_page_is_asked_for_a_name(new_page: Any
 
 
 # Bid bubbles made as room.js makes them, in a phone's side seats: is each bid read whole?
-BIDS_WHOLE = """async () => {
+BIDS_WHOLE = ui.own_modules("""async () => {
   const { bidBubble } = await import('/js/room.js');
   const bids = ['pass', 'clubs', 'diamonds', 'hearts', 'spades', 'no_trumps', 'all_trumps',
     'contra', 'recontra', 'surcontra'];
@@ -108,7 +108,7 @@ BIDS_WHOLE = """async () => {
     extras.remove();
   }
   return out;
-}"""
+}""")
 
 
 def test_a_phone_s_side_seats_show_a_bid_whole(new_page: Any) -> None:

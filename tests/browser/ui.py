@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 ROOM = "#room"
+PLAIN_IMPORT = re.compile(r"import\('/js/([\w.-]+)'\)")
+
+
+def own_modules(script: str) -> str:
+    """``script`` with each ``import('/js/<name>')`` importing the page's own copy of the module.
+
+    The page names its modules under ``/v/<version>/js/`` (app/api/client_files.py): importing
+    the plain address would make a second copy with state of its own (the language, the toasts).
+    """
+    mine = r"import(new URL('\1', document.querySelector('script[type=module]').src))"
+    return PLAIN_IMPORT.sub(mine, script)
+
+
 NEXT = """() => {
   const room = document.querySelector('#room');
   return Boolean(room) && (room.dataset.myTurn === 'true' || room.dataset.status === 'finished'
