@@ -48,6 +48,9 @@ class NullStore:
     async def load_rooms(self, codes: Sequence[str]) -> dict[str, StoredRoom]:
         return {}
 
+    async def code_watched_by(self, watch: str) -> str | None:
+        return None
+
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         return []
 

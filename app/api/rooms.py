@@ -19,6 +19,7 @@ from app.api.suspension import Unsuspended
 from app.rooms.config import MOST_DEAL_PAUSE
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
+from app.rooms.watching import WATCH_CODE, watched
 from app.rules import HOUSE_RULES, PRESETS, Ruleset, card_facts, ranks_in
 
 router = APIRouter(prefix="/api", tags=["rooms"], responses=responses(413, 422))
@@ -201,8 +202,14 @@ async def public_rooms(
 
 @router.get("/rooms/{code}", response_model=VersionOut, responses=ROOM_CALL)
 async def get_room(code: RoomCode, services: ServicesDep) -> VersionOut:
-    """A room by its invite code (this is how an invite link is joined)."""
-    return _out(await _room(services, code))
+    """A room by its invite code (this is how an invite link is joined), or by its watch code:
+    then the room as a watcher sees it, named by that code (``watch_only``)."""
+    if WATCH_CODE.fullmatch(code) is None:
+        return _out(await _room(services, code))
+    room = await services.rooms.get_watched(code)
+    if room is None:
+        raise RoomError("unknown_room", f"No room has the code {code!r}.")
+    return VersionOut(v=room.version, room=watched(room.summary()))
 
 
 @router.patch("/rooms/{code}", response_model=VersionOut, responses={**CHANGE, **responses(400)})

@@ -25,6 +25,7 @@ from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 from app.rooms.swiss import MAX_ROUNDS as MAX_SWISS_ROUNDS
 from app.rooms.tournaments import MAX_ENTRANTS, Game, Tournament
+from app.rooms.watching import WATCH_CODE, watch_code
 from app.rules import Ruleset
 
 router = APIRouter(
@@ -99,6 +100,10 @@ class TableOut(BaseModel):
     conceded: bool = Field(description="The loser gave the match up.")
     match_id: str | None = Field(description="The stored match (GET /api/matches/{id}).")
     playing: bool = Field(description="Its table is open and its match not yet decided.")
+    watch: str | None = Field(
+        description="The watch code of its table (GET /api/rooms/{code}, /ws/rooms/{code}): "
+        "anyone may watch it, nobody may play or chat by it. None until the table is open."
+    )
 
 
 class YouOut(BaseModel):
@@ -208,6 +213,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
                 conceded=t.conceded,
                 match_id=t.match_id,
                 playing=t.room_code is not None and t.winner is None,
+                watch=None if t.room_code is None else watch_code(t.room_code),
             )
             for t in tournament.matches
         ],
@@ -265,9 +271,11 @@ class TableOfOut(BaseModel):
 
 @router.get("/table/{code}", response_model=TableOfOut)
 async def of_table(code: RoomCode, services: ServicesDep) -> TableOfOut:
-    """The tournament a room is a table of, for the table's page to link back to it. The
-    bracket is public and does not name its tables, so this tells a code's holder nothing
+    """The tournament a room is a table of, for the table's page to link back to it; by the
+    room's code or its watch code, which the bracket names. This tells a code's holder nothing
     more than which tournament's table it is."""
+    if WATCH_CODE.fullmatch(code):
+        code = await services.rooms.watched_code(code) or code
     found = await services.tournaments.of_table(code)
     return TableOfOut(
         tournament=None if found is None else TournamentRef(id=found[0], name=found[1])

@@ -106,6 +106,9 @@ class Room(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
+    # ``watch_code(code)`` (app/rooms/watching.py), kept to find the room by it. Every row has
+    # one; the column takes NULL only because SQLite adds a NOT NULL one by copying the table.
+    watch_code: Mapped[str | None] = mapped_column(String(32), unique=True, index=True)
     host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     rules: Mapped[dict[str, Any]]
     target: Mapped[int | None]

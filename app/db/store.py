@@ -84,6 +84,7 @@ from app.rooms.ports import (
     TableVotes,
     VotesChanged,
 )
+from app.rooms.watching import watch_code
 from app.rules import TALLY_COUNTERS
 from app.tasks import stop_task
 
@@ -878,6 +879,11 @@ class SqlStore:
         async with self._engine.connect() as connection:
             return await connection.run_sync(partial(_read_rooms, list(codes), self._chat_history))
 
+    async def code_watched_by(self, watch: str) -> str | None:
+        async with self._engine.connect() as connection:
+            found = await connection.scalar(select(ROOMS.c.code).where(ROOMS.c.watch_code == watch))
+        return None if found is None else str(found)
+
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         wanted: ColumnElement[bool] = m.Room.status.in_(ACTIVE_STATUSES)
         if waiting_since is not None:
@@ -1210,6 +1216,7 @@ def _read_votes(stored: dict[str, Any] | None) -> TableVotes | None:
 def _room_values(config: RoomConfig) -> dict[str, Any]:
     return {
         "code": config.code,
+        "watch_code": watch_code(config.code),
         "host_id": config.host_id,
         "rated": config.rated,
         "status": "waiting",

@@ -16,9 +16,11 @@ from typing import Any
 
 import orjson
 
+from app.rooms.watching import watched
 from app.rules import DealState, view, wire_view
 
 Viewer = int | None  # a seat, or None for a spectator
+WATCHER: Viewer = -1  # a spectator by the watch code (app/rooms/watching.py)
 
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS  # non-string keys become strings, as json.dumps makes them
@@ -53,15 +55,24 @@ class Event:
     _head: bytes | None = None  # the frame up to the viewer's own fields of the deal
 
     def frame(self, seat: Viewer) -> str:
-        cached = self._frames.get(seat)
+        key = self._key(seat)
+        cached = self._frames.get(key)
         if cached is None:
-            cached = self._frames[seat] = self._encode(seat)
+            cached = self._frames[key] = self._encode(key)
         return cached
 
+    def _key(self, seat: Viewer) -> Viewer:
+        """Who gets the same frame as ``seat``: without a deal everyone alike, but for a
+        watcher of the room's summary (which names the room); with one each seat has its own
+        and a watcher is a spectator."""
+        if seat == WATCHER:
+            return WATCHER if self.t == "room" else None
+        return None if self.deal is None else seat
+
     def _encode(self, seat: Viewer) -> str:
+        if seat == WATCHER:
+            return encode({"t": self.t, "v": self.v, "d": watched(self.data)})
         if self.deal is None:
-            if self._frames:  # no deal: every recipient gets the same frame
-                return next(iter(self._frames.values()))
             return encode({"t": self.t, "v": self.v, "d": self.data})
         shared, own = wire_view(self.deal, seat)
         if self._head is None:

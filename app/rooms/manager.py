@@ -250,6 +250,15 @@ class RoomManager:
         ``RoomElsewhere`` if another node of the cluster serves it."""
         return await self._open(code, claim=True)
 
+    async def watched_code(self, watch: str) -> str | None:
+        """The code of the room whose watch code is ``watch`` (app/rooms/watching.py)."""
+        return await self._store.code_watched_by(watch)
+
+    async def get_watched(self, watch: str) -> Room | None:
+        """The live room whose watch code is ``watch``, as ``get``."""
+        code = await self.watched_code(watch)
+        return None if code is None else await self.get(code)
+
     async def rename_player(self, player_id: str, name: str) -> None:
         """Show a renamed player's new name at their seat in every room this node holds
         (``Room.rename``). A room being loaded may have read the old name: it is waited for. A

@@ -347,6 +347,10 @@ class Store(Protocol):
         take-over restores a whole batch of rooms."""
         ...
 
+    async def code_watched_by(self, watch: str) -> str | None:
+        """The code of the room whose watch code is ``watch`` (app/rooms/watching.py), if any."""
+        ...
+
     async def active_room_codes(self, waiting_since: datetime | None = None) -> Sequence[str]:
         """Rooms that were playing when the server stopped, and those waiting for players that
         changed at ``waiting_since`` or later (all of them when it is None)."""

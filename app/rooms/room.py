@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from app.rooms import phrases, suspensions
 from app.rooms.config import changed, checked
 from app.rooms.errors import LeaseLost, RoomError, server_error
-from app.rooms.events import Backlog, Event, Viewer, deal_view, encode
+from app.rooms.events import WATCHER, Backlog, Event, Viewer, deal_view, encode
 from app.rooms.ports import (
     ActionTaken,
     Allowance,
@@ -53,6 +53,7 @@ from app.rooms.ports import (
     VotesChanged,
 )
 from app.rooms.shuffle import Contribution, DrawnDeck, commitment, draw_deck, new_seed
+from app.rooms.watching import watch_code, watched
 from app.rules import (
     Action,
     BadRecord,
@@ -171,7 +172,8 @@ class Room:
         # The players the host removed (id: the name they sat under), the earliest first: they
         # may watch, not sit.
         self.removed: dict[str, str | None] = {}
-        self._subscribers: dict[Subscriber, None] = {}
+        self.watch_code = watch_code(config.code)
+        self._subscribers: dict[Subscriber, bool] = {}  # each with whether it came to watch
         self._backlog = Backlog(timings.event_backlog)
         self._recent_ids: dict[str, OrderedDict[CommandId, None]] = {}
         self._queue: asyncio.Queue[_Queued] = asyncio.Queue()
@@ -424,8 +426,12 @@ class Room:
 
     # ---- public commands (each runs inside the actor) ------------------------------------
 
-    async def connect(self, subscriber: Subscriber, last_version: int | None) -> None:
-        await self._call(lambda: self._connect(subscriber, last_version))
+    async def connect(
+        self, subscriber: Subscriber, last_version: int | None, *, watch_only: bool = False
+    ) -> None:
+        """Send the room to ``subscriber`` from now on; ``watch_only``: it came by the watch
+        code (app/rooms/watching.py), so what it is sent names the room by that code."""
+        await self._call(lambda: self._connect(subscriber, last_version, watch_only))
 
     async def disconnect(self, subscriber: Subscriber) -> None:
         await self._call(lambda: self._disconnect(subscriber))
@@ -629,6 +635,8 @@ class Room:
         """What anyone may know about the room: settings, seats, presence, status."""
         return {
             "code": self.config.code,
+            "watch_code": self.watch_code,
+            "watch_only": False,
             "rules": self.ruleset.to_dict(),
             "target": self._target(),
             "public": self.config.public,
@@ -661,11 +669,15 @@ class Room:
         }
 
     def snapshot(self, seat: Viewer, player_id: str | None) -> dict[str, Any]:
-        """The full picture for one recipient, as of ``self.version``."""
+        """The full picture for one recipient, as of ``self.version`` (``WATCHER``: for one who
+        came by the watch code, a spectator who knows the room by that code alone)."""
         match = self.match
         deal = None if match is None else match.deal
+        summary = self.summary()
+        if seat == WATCHER:
+            seat, summary = None, watched(summary)
         return {
-            "room": self.summary(),
+            "room": summary,
             "you": {"player_id": player_id, "seat": seat},
             "scoresheet": None if match is None else match.state.to_dict(),
             "number": None if match is None else match.number,
@@ -683,7 +695,9 @@ class Room:
         player_id = self.seats[seat].player_id
         return player_id is not None and any(s.player_id == player_id for s in self._subscribers)
 
-    async def _connect(self, subscriber: Subscriber, last_version: int | None) -> None:
+    async def _connect(
+        self, subscriber: Subscriber, last_version: int | None, watch_only: bool = False
+    ) -> None:
         """Subscribe, catch the client up, and tell the table that a player is back.
 
         If that news cannot be stored the connect fails as a whole: the subscriber is dropped
@@ -695,9 +709,9 @@ class Room:
         was_connected = seat is not None and self._connected(seat)
         host_was_here = self._host_here()
         standins = set(self.standins)
-        self._subscribers[subscriber] = None
+        self._subscribers[subscriber] = watch_only
         try:
-            self._catch_up(subscriber, seat, last_version)
+            self._catch_up(subscriber, WATCHER if watch_only else seat, last_version)
             # Back: from away, or after leaving the match on another of the player's sockets
             # (which left a stand-in, though a socket of the player stayed connected).
             if seat is not None and (not was_connected or seat in self.standins):
@@ -728,7 +742,7 @@ class Room:
         self._cancel_away_timer(seat)
         self._schedule_turn()
 
-    def _catch_up(self, subscriber: Subscriber, seat: int | None, last_version: int | None) -> None:
+    def _catch_up(self, subscriber: Subscriber, seat: Viewer, last_version: int | None) -> None:
         """The events a client missed since ``last_version``, or a snapshot if they are gone."""
         missed = None if last_version is None else self._backlog.since(last_version, self.version)
         if missed is None:
@@ -1624,8 +1638,10 @@ class Room:
 
     def _broadcast(self, event: Event) -> None:
         seat_of = self._seat_map()
-        for subscriber in self._subscribers:
-            subscriber.send(event.frame(seat_of.get(subscriber.player_id)))
+        for subscriber, watch_only in self._subscribers.items():
+            subscriber.send(
+                event.frame(WATCHER if watch_only else seat_of.get(subscriber.player_id))
+            )
         event.release()
 
     def _seat_map(self) -> dict[str | None, int]:

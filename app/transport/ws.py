@@ -39,6 +39,7 @@ from app.rooms.events import encode
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player, PlayerDirectory
 from app.rooms.room import Reply, Room
+from app.rooms.watching import WATCH_CODE
 from app.settings import Settings
 from app.transport import schemas as s
 from app.transport.admission import Admission, ConnectionGate, Refusal
@@ -300,7 +301,11 @@ def websocket_router(
 
     async def serve_room(websocket: WebSocket, code: str, address: str) -> None:
         try:
-            room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
+            watch_only = WATCH_CODE.fullmatch(code) is not None
+            if watch_only:
+                room = await manager.get_watched(code)
+            else:
+                room = await manager.get(code) if ROOM_CODE.fullmatch(code) else None
         except RoomError as error:  # storage down while loading: the manager logged the cause
             await wire.refuse(websocket, Refusal(error.code, error.message, CLOSE_TRY_AGAIN))
             return
@@ -320,7 +325,7 @@ def websocket_router(
             outbox_chars=limits.outbox_chars,
         )
         writer = asyncio.create_task(connection.write_loop())
-        session = _Session(room, connection, players, wire, address)
+        session = _Session(room, connection, players, wire, address, watch_only)
         try:
             await session.read_loop(websocket)
         except WebSocketDisconnect:
@@ -350,9 +355,12 @@ class _Session:
         players: PlayerDirectory,
         wire: _Wire,
         address: str,
+        watch_only: bool = False,
     ) -> None:
         limits = wire.limits
         self.room = room
+        self.watch_only = watch_only
+        """Came by the room's watch code: an anonymous spectator whatever token it says."""
         self.address = address
         self.wire = wire
         self.stats = wire.stats
@@ -466,6 +474,10 @@ class _Session:
     async def _hello(self, hello: s.Hello) -> int:
         if self.joined:
             raise RoomError("already_joined", "This connection has already said hello.")
+        if self.watch_only:
+            await self.room.connect(self.connection, hello.v, watch_only=True)
+            self.joined = True
+            return self.room.version
         if hello.token is not None:
             player = await self.players.by_token(hello.token)
             if player is None:
@@ -505,6 +517,8 @@ class _Session:
     def _require_player(self) -> Player:
         if not self.joined:
             raise RoomError("hello_first", "Say hello (with your token) before anything else.")
+        if self.watch_only:
+            raise RoomError("watch_only", "A watch link lets you watch this table, nothing more.")
         if self.connection.player is None:
             raise RoomError("not_authenticated", "Spectators without a token can only watch.")
         return self.connection.player

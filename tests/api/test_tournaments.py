@@ -6,6 +6,7 @@ own players alone. Refusals change nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from app import admin
+from app.rooms.watching import watch_code
 from app.settings import Settings
 from tests.api.test_account_erasure import erase
 from tests.api.test_ratings_quickplay import code_of
@@ -247,6 +249,17 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
     # Nor does the lobby list them.
     lobby = (await http.get("/api/rooms")).text
     assert not any(code in lobby for code in codes)
+    # Anyone may watch them, by the watch codes the bracket names, and learns no code by it.
+    watches = {t["watch"] for t in (await read(http, tournament["id"]))["tables"]}
+    assert watches == {watch_code(code) for code in codes}
+    for watch in watches:
+        of = (await http.get(f"{T}/table/{watch}")).json()
+        assert of == {"tournament": {"id": tournament["id"], "name": "Friday cup"}}
+        async with ws_client(server, watch, zed.token) as watcher:
+            await watcher.reply(await watcher.send("ping"))
+            assert watcher.frames[0]["d"]["room"]["code"] == watch
+            assert watcher.frames[0]["d"]["deal"] is not None  # the match is on
+            assert not any(code in json.dumps(watcher.frames) for code in codes)
 
 
 async def test_partners_are_drawn_and_an_odd_one_out_plays_with_a_bot(

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, inspect, text
 from app.db import models as m
 from app.db.engine import make_engine
 from app.db.migrate import alembic_config, upgrade
+from app.rooms.watching import watch_code
 
 
 def differences(connection: Connection) -> list[Any]:
@@ -103,5 +104,42 @@ async def test_0015_keeps_accounts_ratings_with_their_ordinal_and_drops_guests(
     try:
         async with engine.begin() as connection:
             assert await connection.run_sync(before_then_after) == [("acct", 15.0)]
+    finally:
+        await engine.dispose()
+
+
+async def test_0033_gives_every_room_its_watch_code(tmp_path: Path) -> None:
+    """Rooms made before watch codes get theirs, the very one the server works out."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.sqlite3'}"
+    engine = make_engine(url)
+    codes = ["AbCdEfGhIjKlMnOp", "qrstuvwxyz012345"]
+
+    def before_then_after(connection: Connection) -> list[tuple[str, str]]:
+        config = alembic_config(url)
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0032")
+        connection.execute(
+            text(
+                "INSERT INTO players (id, name, token_hash, created_at) "
+                "VALUES ('host', 'Host', 'h', CURRENT_TIMESTAMP)"
+            )
+        )
+        for code in codes:
+            connection.execute(
+                text(
+                    "INSERT INTO rooms (code, host_id, rules, public, turn_seconds, status, "
+                    "version, created_at, updated_at) VALUES (:c, 'host', '{}', 0, 0, "
+                    "'waiting', 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                ),
+                {"c": code},
+            )
+        command.upgrade(config, "head")
+        found = connection.execute(text("SELECT code, watch_code FROM rooms ORDER BY id"))
+        return [(code, watch) for code, watch in found]
+
+    try:
+        async with engine.begin() as connection:
+            found = await connection.run_sync(before_then_after)
+        assert found == [(code, watch_code(code)) for code in codes]
     finally:
         await engine.dispose()
