@@ -50,13 +50,14 @@ export function showRoom(app, code) {
     // A friend who followed an invite link before ever choosing a name: say what they were
     // invited to (the code is the capability that lets them read the room) while they do.
     const about = h("p", { class: "invite-about", id: "invite-about" });
+    const then = h("p", { class: "muted", id: "invite-then", text: t("invite_name") });
     app.append(
       h(
         "section",
         { class: "panel narrow" },
         h("h2", { text: t("invite_title") }),
         about,
-        h("p", { class: "muted", text: t("invite_name") }),
+        then,
         nameForm(() => go(`#/r/${encodeURIComponent(code)}`)),
       ),
     );
@@ -66,7 +67,8 @@ export function showRoom(app, code) {
         const host = room.seats.find((s) => s.player && s.player.id === room.host);
         const taken = room.seats.filter((s) => s.player || s.bot).length;
         const words = { game: t(`preset_${room.rules.preset}`), host: host ? host.player.name : "", taken, seats: room.seats.length };
-        about.textContent = t(host ? "invite_about_host" : "invite_about", words);
+        about.textContent = t(room.watch_only ? "watch_about" : host ? "invite_about_host" : "invite_about", words);
+        if (room.watch_only) then.textContent = t("watch_name"); // no seat to take by this link
       },
       (error) => {
         about.textContent = error.code === "unknown_room" ? t("room_gone") : errorText(error.code || "network");
@@ -198,7 +200,8 @@ export function showRoom(app, code) {
     out[1 - us] = played() === null ? t("team_n", { n: 2 - us }) : t("team_them");
     return out;
   };
-  const isHost = () => S.room && S.room.host === player.id;
+  // Whoever came by the watch code (`watch_only`) only watches, the host too.
+  const isHost = () => S.room && !S.room.watch_only && S.room.host === player.id;
   // "Invite a friend" (friends.js): one element for the page's life, so redraws keep it open.
   const friendInvite = player ? inviteFriends(code) : null;
   // While the host is away, any seated player may start and seat bots (the server agrees).
@@ -561,8 +564,6 @@ export function showRoom(app, code) {
   function renderTop() {
     const room = S.room;
     const house = houseRulesText(room.rules);
-    const link = roomLink(room.code);
-    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("invite_link") });
     replace(
       top,
       h(
@@ -590,28 +591,37 @@ export function showRoom(app, code) {
         isHost() && room.status !== "playing" ? h("button", { type: "button", id: "room-settings", text: t("settings_button"), onclick: openSettings }) : null,
       ),
       prefsControls(),
-      h(
-        "div",
-        { class: "invite" },
-        h("label", { for: "invite-link", text: t("invite_link") }),
-        linkInput,
-        h("button", {
-          type: "button",
-          id: "copy-link",
-          text: t("copy"),
-          onclick: async () => {
-            try {
-              await navigator.clipboard.writeText(link);
-            } catch {
-              linkInput.select();
-              document.execCommand && document.execCommand("copy");
-            }
-            toast(t("copied"), { timeout: 2000 });
-          },
-        }),
-        // The table's players (and its host) may invite friends: they hold its code.
-        friendInvite && (isHost() || me() !== null) ? friendInvite : null,
-      ),
+      linkBox(room),
+    );
+  }
+
+  /** The room's link to pass on: the invite link, or the watch link to one who came by it
+   * (`watch_only`: they hold no other). A private table's people may also pass on a link to
+   * watch it, which lets nobody sit (protocol §3). */
+  function linkBox(room) {
+    const link = roomLink(room.code);
+    const label = t(room.watch_only ? "watch_link" : "invite_link");
+    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": label });
+    const copy = async (text, input) => {
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        if (input) input.select();
+        document.execCommand && document.execCommand("copy");
+      }
+      toast(t("copied"), { timeout: 2000 });
+    };
+    return h(
+      "div",
+      { class: "invite" },
+      h("label", { for: "invite-link", text: label }),
+      linkInput,
+      h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link, linkInput) }),
+      room.public || room.watch_only
+        ? null
+        : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copy(roomLink(room.watch_code)) }),
+      // The table's players (and its host) may invite friends: they hold its code.
+      friendInvite && (isHost() || me() !== null) ? friendInvite : null,
     );
   }
 
@@ -642,7 +652,7 @@ export function showRoom(app, code) {
     // Before the first match and between two (another partner for the rematch, a newcomer).
     if (room.status !== "playing") {
       const empty = !record.player && !record.bot;
-      if (empty && player && !removedMe() && !seatsNeedAccount() && !S.suspended) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
+      if (empty && player && !room.watch_only && !removedMe() && !seatsNeedAccount() && !S.suspended) controls.push(h("button", { type: "button", class: "sit", dataset: { seat: String(seat) }, text: t("sit_here"), onclick: () => command("sit", { seat }) }));
       if (empty && actsAsHost()) controls.push(h("button", { type: "button", class: "add-bot", text: t("add_bot"), onclick: () => command("bot", { seat, on: true }) }));
       if (record.bot && actsAsHost()) controls.push(h("button", { type: "button", class: "remove-bot", text: t("remove_bot"), onclick: () => command("bot", { seat, on: false }) }));
       if (seat === me()) controls.push(h("button", { type: "button", class: "leave", text: t("leave_seat"), onclick: () => command("leave", {}) }));

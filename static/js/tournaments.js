@@ -340,6 +340,8 @@ export function showTournament(app, id) {
       h("ul", {}, side(table.a, scores[0]), side(table.b, scores[1])),
       state ? h("p", { class: "tn-state", text: state }) : null,
       mine && table.match_id ? h("a", { href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet") }) : null,
+      // Anyone may watch a table being played, by its watch code (no seat, no chat by it).
+      table.playing && table.watch && !mine ? h("a", { class: "tn-watch", href: `#/r/${encodeURIComponent(table.watch)}`, text: t("tn_watch") }) : null,
     );
   }
 

@@ -96,9 +96,23 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     assert bob.inner_text("#room-tournament") == "Tournoi : Friday cup"  # the way back
     room = bob.evaluate("() => window.__belote.state.room")
     assert (room["target"], room["rules"]["house_rules"]) == (51, {"kirtik": True})
+    # Anyone may watch the final from the bracket, by its watch link: no hand, no seat, no
+    # chat, and never the table's code.
+    cy = new_page(locale="bg-BG")
+    ui.set_name(cy, "Cy")
+    cy.goto(address)
+    cy.wait_for_selector(".tn-match .tn-watch").click()
+    cy.wait_for_selector("#room[data-status=playing]")
+    assert cy.get_attribute("#room", "data-code") == room["watch_code"] != room["code"]
+    assert cy.inner_text("#room-tournament") == "Турнир: Friday cup"
+    assert cy.query_selector_all("#hand .card") == [] and cy.is_hidden("#chat-form")
+    assert room["code"] not in cy.content()
+    assert ann.query_selector(".tn-watch") is None  # not offered at one's own table
     bob.click("#concede")
     bob.click("#exit-go")
     bob.wait_for_selector("#room[data-status=finished]")
+    cy.wait_for_selector("#room[data-status=finished]")  # the watcher saw it end
+    assert room["code"] not in cy.content()
     champion = ann.wait_for_selector("#tn-champion")
     assert champion.inner_text() == "Winner of the tournament: Ann"
     ann.wait_for_selector(".tn-match li.won .tn-score")

@@ -1,0 +1,47 @@
+"""A private table's link to watch (app/rooms/watching.py): the host passes it on, whoever
+opens it watches — no seat, no chat, no hand — and the page never holds the table's code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser import ui
+from tests.conftest import Server
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_watch_link_shows_the_table_and_nothing_more(new_page: Any, live_server: Server) -> None:
+    host = new_page()
+    ui.set_name(host, "Host")
+    code = ui.create_room(host, bots=(1, 2, 3))
+    assert host.get_attribute("#copy-watch-link", "title")  # what it lets one do, said
+    watch = httpx.get(f"{live_server.url}/api/rooms/{code}").json()["room"]["watch_code"]
+
+    watcher = new_page(locale="fr-FR")
+    watcher.goto(f"/r/{watch}")  # as the link is passed on, to one with no name yet
+    about = watcher.wait_for_selector("#invite-about:not(:empty)").inner_text()
+    assert about == "Belote bulgare : vous êtes invité à regarder cette table.", about
+    assert watcher.inner_text("#invite-then") == "Choisissez un nom pour ce site, puis regardez."
+    watcher.fill("#name-input", "Zoé")
+    watcher.click("#name-form button[type=submit]")
+    watcher.wait_for_selector("#room[data-status=waiting]")
+    assert watcher.query_selector_all(".sit") == []  # empty seats are offered to nobody here
+    assert watcher.is_hidden("#chat-form") and watcher.is_visible("#chat-note")
+    assert watcher.inner_text(".invite label") == "Lien pour regarder"
+    assert watcher.input_value("#invite-link").endswith(f"/r/{watch}")
+    assert watcher.query_selector("#copy-watch-link") is None
+    assert watcher.query_selector("#room-settings") is None
+
+    ui.start(host)
+    watcher.wait_for_selector("#room[data-status=playing]")
+    watcher.wait_for_selector(".seat .card, #trick .card, .bid-bubble")
+    assert watcher.query_selector_all("#hand .card") == []
+    host.fill("#chat-input", "gl")
+    host.click("#chat-send")
+    watcher.wait_for_selector("#chat-list li")  # the table's chat is read, not written
+    for seen in (watcher.content(), watcher.evaluate("() => JSON.stringify(localStorage)")):
+        assert code not in seen
