@@ -43,5 +43,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_rooms_watch_code", table_name="rooms")
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("watch_code")
+    op.drop_column("rooms", "watch_code")  # SQLite 3.35 and later: no copy, so no cascade
