@@ -48,6 +48,7 @@ FOREVER = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
 ASSETS = ('="/js/', '="/css/')  # how the page names its files; each gets the version prefix
 LOOK_EVERY = 1.0  # seconds between looks at the files' sizes and times
+OWN_TYPES = {".webmanifest": "application/manifest+json"}  # types ``mimetypes`` may not know
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,8 @@ class ClientFile:
 
     @classmethod
     def of(cls, body: bytes, name: str) -> ClientFile:
-        media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        known = OWN_TYPES.get(Path(name).suffix) or mimetypes.guess_type(name)[0]
+        media_type = known or "application/octet-stream"
         if media_type.startswith("text/") or media_type.endswith(("javascript", "json")):
             media_type += "; charset=utf-8"
         packed = gzip.compress(body, compresslevel=9, mtime=0)

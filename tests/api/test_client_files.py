@@ -173,3 +173,19 @@ async def test_an_old_version_s_address_after_a_deploy_is_not_kept(
         assert new != old
         fresh = await http.get(f"/v/{new}/js/dom.js")
         assert fresh.headers["cache-control"] == FOREVER
+
+
+async def test_the_app_manifest_names_what_a_phone_installs(files: httpx.AsyncClient) -> None:
+    page = (await files.get("/")).text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<meta name="theme-color" content="#12472f">' in page
+    answer = await files.get("/manifest.webmanifest")
+    assert answer.headers["content-type"] == "application/manifest+json; charset=utf-8"
+    manifest = answer.json()
+    assert (manifest["start_url"], manifest["display"]) == ("/", "standalone")
+    assert manifest["theme_color"] == "#12472f"
+    assert {icon["purpose"] for icon in manifest["icons"]} == {"any", "maskable"}
+    for icon in manifest["icons"]:
+        art = await files.get(icon["src"])
+        assert art.status_code == 200
+        assert art.headers["content-type"].startswith(icon["type"])
