@@ -112,6 +112,7 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     bob.click("#exit-go")
     bob.wait_for_selector("#room[data-status=finished]")
     cy.wait_for_selector("#room[data-status=finished]")  # the watcher saw it end
+    assert cy.inner_text("#match-over #back-to-tournament") == "Обратно към турнира"
     assert room["code"] not in cy.content()
     champion = ann.wait_for_selector("#tn-champion")
     assert champion.inner_text() == "Winner of the tournament: Ann"
