@@ -14,6 +14,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.api import (
     accounts,
@@ -72,6 +73,7 @@ from app.transport.revocation import TokenWatch
 from app.transport.ws import WireLimits, WireStats, websocket_router
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+GZIP_FROM_BYTES = 1024
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -278,6 +280,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RedirectResponse(str(url), status_code=307)
 
     wire_stats = WireStats()
+    # The API's answers of 1 KB and more gzipped to a client that takes it (a match's record,
+    # a history, the rules: tens of KB that shrink five- to tenfold, on a phone's slow link).
+    # The client's files come gzipped already (client_files.py) and are passed through.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM_BYTES, compresslevel=6)
     app.add_middleware(ClientSecurityHeaders)
     app.add_middleware(KeepRawSend)  # added last, so it runs first: the server's own send
     app.include_router(my_rooms.router)

@@ -189,3 +189,22 @@ async def test_the_app_manifest_names_what_a_phone_installs(files: httpx.AsyncCl
         art = await files.get(icon["src"])
         assert art.status_code == 200
         assert art.headers["content-type"].startswith(icon["type"])
+
+
+async def raw(http: httpx.AsyncClient, path: str, encoding: str) -> tuple[httpx.Headers, bytes]:
+    """The answer's headers and its bytes as sent (httpx unpacks a body it is handed)."""
+    async with http.stream("GET", path, headers={"accept-encoding": encoding}) as answer:
+        return answer.headers, b"".join([chunk async for chunk in answer.aiter_raw()])
+
+
+async def test_a_node_gzips_what_is_worth_it_once(http: httpx.AsyncClient) -> None:
+    headers, body = await raw(http, "/api/rules", "gzip")  # some 5 KB of JSON
+    assert headers["content-encoding"] == "gzip"
+    plain_headers, plain = await raw(http, "/api/rules", "identity")
+    assert "content-encoding" not in plain_headers
+    assert gzip.decompress(body) == plain and len(body) < len(plain) / 2
+    headers, body = await raw(http, "/healthz", "gzip")  # too small to be worth it
+    assert "content-encoding" not in headers and body == b'{"status":"ok"}'
+    headers, body = await raw(http, "/js/room.js", "gzip")  # packed by client_files, not twice
+    assert headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == (STATIC / "js" / "room.js").read_bytes()

@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
+from app.rooms.watching import watch_code
 from app.settings import Settings
 from tests.conftest import fast_settings, new_account, new_guest, serve, ws_client
 
@@ -62,6 +63,21 @@ async def test_the_other_node_sends_clients_to_the_owner(node_settings: Settings
 
         async with ws_client(a, code, host.token) as client:  # the owner serves it
             assert client.frames[0]["t"] == "snapshot"
+
+        # A watch code is sent to the owner the same way, and the way there names no code.
+        watch = watch_code(code)
+        async with httpx.AsyncClient(base_url=b.url) as http_b:
+            moved = await http_b.get(f"/api/rooms/{watch}")
+            assert moved.status_code == 307
+            assert moved.headers["location"] == f"{b.url}/api/rooms/{watch}?node=a"
+            assert code not in moved.text
+        with pytest.raises(ConnectionClosed) as closed:
+            async with connect(f"{b.ws_url}/ws/rooms/{watch}") as ws:
+                await ws.recv()
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (CLOSE_ELSEWHERE, "a")
+        async with ws_client(a, watch) as watcher:
+            assert watcher.frames[0]["d"]["room"]["code"] == watch
 
 
 async def test_a_player_s_rooms_are_listed_by_any_node(node_settings: Settings) -> None:
