@@ -595,12 +595,14 @@ export function showRoom(app, code) {
     );
   }
 
-  /** The room's link to pass on: the invite link, or the watch link to one who came by it
-   * (`watch_only`: they hold no other). A private table's people may also pass on a link to
-   * watch it, which lets nobody sit (protocol §3). */
+  /** The room's link to pass on: the invite link, or the link to watch (protocol §3), which
+   * lets nobody sit — to one who came by it (`watch_only`: they hold no other), and at a private
+   * table during a match, when nobody can sit anyway (between matches it is a button beside the
+   * invite link). */
   function linkBox(room) {
-    const link = roomLink(room.code);
-    const label = t(room.watch_only ? "watch_link" : "invite_link");
+    const watching = room.watch_only || (!room.public && room.status === "playing");
+    const link = roomLink(watching ? room.watch_code : room.code);
+    const label = t(watching ? "watch_link" : "invite_link");
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": label });
     const copy = async (text, input) => {
       try {
@@ -617,7 +619,7 @@ export function showRoom(app, code) {
       h("label", { for: "invite-link", text: label }),
       linkInput,
       h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link, linkInput) }),
-      room.public || room.watch_only
+      room.public || watching
         ? null
         : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copy(roomLink(room.watch_code)) }),
       // The table's players (and its host) may invite friends: they hold its code.

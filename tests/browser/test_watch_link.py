@@ -37,6 +37,11 @@ def test_a_watch_link_shows_the_table_and_nothing_more(new_page: Any, live_serve
     assert watcher.query_selector("#room-settings") is None
 
     ui.start(host)
+    # During a match nobody can sit: the host's box passes on the link to watch.
+    host.wait_for_selector("#copy-link")
+    assert host.inner_text(".invite label") == "Link to watch"
+    assert host.input_value("#invite-link").endswith(f"/r/{watch}")
+    assert host.query_selector("#copy-watch-link") is None
     watcher.wait_for_selector("#room[data-status=playing]")
     watcher.wait_for_selector(".seat .card, #trick .card, .bid-bubble")
     assert watcher.query_selector_all("#hand .card") == []
