@@ -604,21 +604,28 @@ export function showRoom(app, code) {
     const link = roomLink(watching ? room.watch_code : room.code);
     const label = t(watching ? "watch_link" : "invite_link");
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": label });
-    const copy = async (text, input) => {
+    // Copy a link; where the page may not use the clipboard (served without HTTPS), the old way
+    // from a field of its own; and where that fails too, the link is shown to copy by hand.
+    const copy = async (text) => {
+      let done = true;
       try {
         await navigator.clipboard.writeText(text);
       } catch {
-        if (input) input.select();
-        document.execCommand && document.execCommand("copy");
+        const field = h("textarea", { class: "sr-only", "aria-hidden": "true" });
+        field.value = text;
+        document.body.append(field);
+        field.select();
+        done = Boolean(document.execCommand && document.execCommand("copy"));
+        field.remove();
       }
-      toast(t("copied"), { timeout: 2000 });
+      toast(done ? t("copied") : t("copy_by_hand", { link: text }), { timeout: done ? 2000 : 0 });
     };
     return h(
       "div",
       { class: "invite" },
       h("label", { for: "invite-link", text: label }),
       linkInput,
-      h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link, linkInput) }),
+      h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link) }),
       room.public || watching
         ? null
         : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copy(roomLink(room.watch_code)) }),

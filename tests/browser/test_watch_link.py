@@ -50,3 +50,23 @@ def test_a_watch_link_shows_the_table_and_nothing_more(new_page: Any, live_serve
     watcher.wait_for_selector("#chat-list li")  # the table's chat is read, not written
     for seen in (watcher.content(), watcher.evaluate("() => JSON.stringify(localStorage)")):
         assert code not in seen
+
+
+def test_the_link_to_watch_is_copied_or_shown_to_copy_by_hand(new_page: Any) -> None:
+    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    ui.set_name(page, "Host")
+    ui.create_room(page)
+    page.click("#copy-watch-link")
+    page.wait_for_selector("#toasts .toast:has-text('Link copied.')")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    watch = page.evaluate("() => window.__belote.state.room.watch_code")
+    assert copied.endswith(f"/r/{watch}") and len(watch) == 22
+    # Where neither the clipboard nor the old way works (a page served without HTTPS, say),
+    # the link is shown, not a "copied" that did not happen.
+    page.evaluate(
+        "() => { Object.defineProperty(navigator, 'clipboard', {value: undefined});"
+        " document.execCommand = () => false; }"
+    )
+    page.click("#copy-watch-link")
+    shown = page.wait_for_selector("#toasts .toast:has-text('by hand')").inner_text()
+    assert shown.startswith("Copy this link by hand: ") and shown.rstrip("×\n ").endswith(watch)
