@@ -341,7 +341,9 @@ export function showTournament(app, id) {
       state ? h("p", { class: "tn-state", text: state }) : null,
       mine && table.match_id ? h("a", { href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet") }) : null,
       // Anyone may watch a table being played, by its watch code (no seat, no chat by it).
-      table.playing && table.watch && !mine ? h("a", { class: "tn-watch", href: `#/r/${encodeURIComponent(table.watch)}`, text: t("tn_watch") }) : null,
+      table.playing && table.watch && !mine
+        ? h("a", { class: "tn-watch", href: `#/r/${encodeURIComponent(table.watch)}`, text: t("tn_watch"), "aria-label": t("tn_watch_label", { a: name(table.a), b: name(table.b) }) })
+        : null,
     );
   }
 

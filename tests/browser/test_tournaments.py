@@ -101,7 +101,9 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     cy = new_page(locale="bg-BG")
     ui.set_name(cy, "Cy")
     cy.goto(address)
-    cy.wait_for_selector(".tn-match .tn-watch").click()
+    watch = cy.wait_for_selector(".tn-match .tn-watch")
+    assert watch.get_attribute("aria-label") in ("Гледай Ann срещу Bob", "Гледай Bob срещу Ann")
+    watch.click()
     cy.wait_for_selector("#room[data-status=playing]")
     assert cy.get_attribute("#room", "data-code") == room["watch_code"] != room["code"]
     assert cy.inner_text("#room-tournament") == "Турнир: Friday cup"
