@@ -3,11 +3,12 @@
 A room's code lets its holder watch, chat and sit (docs/protocol.md §3), so it cannot be given
 to those who should only watch — a tournament's spectators, a private table's friends. The
 watch code is a second address of the same room that opens it as an anonymous spectator does:
-the public table, no hand, no chat line, no seat, no setting. It is derived from the code by a
-one-way function (SHA-256), so every room has one from the moment it exists, every node works
-it out alike, and the code cannot be worked back from it; the database keeps it beside the code
-(``rooms.watch_code``, indexed) only so that a watch code leads to its room. It is 22
-characters, where a code is 16, so the two are never mistaken for each other.
+the public table and its chat, read; no hand, no word in the chat, no seat, no setting. It is
+derived from the code by a one-way function (SHA-256), so every room has one from the moment it
+exists, every node works it out alike, and the code cannot be worked back from it; the
+database keeps it beside the code (``rooms.watch_code``, indexed) only so that a watch code
+leads to its room. It is 22 characters, where a code is 16, so the two are never mistaken for
+each other.
 
 Whatever a room sends a watcher names the room by its watch code: ``watched`` is the room's
 summary as a watcher reads it.
