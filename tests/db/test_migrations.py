@@ -8,6 +8,7 @@ any difference.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,19 +62,40 @@ async def test_every_migration_can_be_undone_and_done_again(tmp_path: Path) -> N
         await engine.dispose()
 
 
+async def across(
+    tmp_path: Path,
+    revision: str,
+    fill: Callable[[Connection], None],
+    read: Callable[[Connection], list[Any]],
+) -> list[Any]:
+    """A fresh SQLite database migrated to ``revision``, given rows by ``fill``, migrated to
+    the head, then ``read``: how a migration treats what was stored before it."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'across.sqlite3'}"
+    engine = make_engine(url)
+
+    def migrated(connection: Connection) -> list[Any]:
+        config = alembic_config(url)
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+        fill(connection)
+        command.upgrade(config, "head")
+        return read(connection)
+
+    try:
+        async with engine.begin() as connection:
+            return await connection.run_sync(migrated)
+    finally:
+        await engine.dispose()
+
+
 async def test_0015_keeps_accounts_ratings_with_their_ordinal_and_drops_guests(
     tmp_path: Path,
 ) -> None:
     """Ratings from before rated play needed an account (a guest's) were never ranked; every
     rating is an account's from 0015 on, so that a rank is counted on the board's index."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'ratings.sqlite3'}"
-    engine = make_engine(url)
     rows = [("guest", None), ("acct", "acct_name")]
 
-    def before_then_after(connection: Connection) -> list[tuple[str, float]]:
-        config = alembic_config(url)
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0014")
+    def fill(connection: Connection) -> None:
         for player, username in rows:
             connection.execute(
                 text(
@@ -97,27 +119,19 @@ async def test_0015_keeps_accounts_ratings_with_their_ordinal_and_drops_guests(
                 ),
                 {"p": player},
             )
-        command.upgrade(config, "head")
+
+    def read(connection: Connection) -> list[tuple[str, float]]:
         found = connection.execute(text("SELECT player_id, ordinal FROM ratings"))
         return [(player, ordinal) for player, ordinal in found]
 
-    try:
-        async with engine.begin() as connection:
-            assert await connection.run_sync(before_then_after) == [("acct", 15.0)]
-    finally:
-        await engine.dispose()
+    assert await across(tmp_path, "0014", fill, read) == [("acct", 15.0)]
 
 
 async def test_0033_gives_every_room_its_watch_code(tmp_path: Path) -> None:
     """Rooms made before watch codes get theirs, the very one the server works out."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.sqlite3'}"
-    engine = make_engine(url)
     codes = ["AbCdEfGhIjKlMnOp", "qrstuvwxyz012345"]
 
-    def before_then_after(connection: Connection) -> list[tuple[str, str]]:
-        config = alembic_config(url)
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0032")
+    def fill(connection: Connection) -> None:
         connection.execute(
             text(
                 "INSERT INTO players (id, name, token_hash, created_at) "
@@ -133,13 +147,10 @@ async def test_0033_gives_every_room_its_watch_code(tmp_path: Path) -> None:
                 ),
                 {"c": code},
             )
-        command.upgrade(config, "head")
+
+    def read(connection: Connection) -> list[tuple[str, str]]:
         found = connection.execute(text("SELECT code, watch_code FROM rooms ORDER BY id"))
         return [(code, watch) for code, watch in found]
 
-    try:
-        async with engine.begin() as connection:
-            found = await connection.run_sync(before_then_after)
-        assert found == [(code, watch_code(code)) for code in codes]
-    finally:
-        await engine.dispose()
+    found = await across(tmp_path, "0032", fill, read)
+    assert found == [(code, watch_code(code)) for code in codes]
