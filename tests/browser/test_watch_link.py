@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.browser import ui
+from tests.browser.conftest import PHONE
 from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -53,7 +54,7 @@ def test_a_watch_link_shows_the_table_and_nothing_more(new_page: Any, live_serve
 
 
 def test_the_link_to_watch_is_copied_or_shown_to_copy_by_hand(new_page: Any) -> None:
-    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    page = new_page(viewport=PHONE, permissions=["clipboard-read", "clipboard-write"])
     ui.set_name(page, "Host")
     ui.create_room(page)
     page.click("#copy-watch-link")
@@ -70,3 +71,5 @@ def test_the_link_to_watch_is_copied_or_shown_to_copy_by_hand(new_page: Any) -> 
     page.click("#copy-watch-link")
     shown = page.wait_for_selector("#toasts .toast:has-text('by hand')").inner_text()
     assert shown.startswith("Copy this link by hand: ") and shown.rstrip("×\n ").endswith(watch)
+    toast = page.locator("#toasts .toast", has_text="by hand")
+    assert toast.evaluate("el => el.scrollWidth <= el.clientWidth")  # the link whole, on a phone
