@@ -69,6 +69,12 @@ class TournamentTableOut(BaseModel):
     room: str = Field(description="The table's code: your match there is being played.")
 
 
+class CheckInOut(BaseModel):
+    tournament: TournamentRef
+    preset: str
+    starts_at: datetime
+
+
 class InvitationsOut(BaseModel):
     invitations: list[InvitationOut] = Field(
         description="Your friends' invitations to their tables, the newest first (an hour "
@@ -81,6 +87,10 @@ class InvitationsOut(BaseModel):
     )
     tournament_tables: list[TournamentTableOut] = Field(
         description="The tables where your match of a tournament being played is on (§9)."
+    )
+    tournament_check_ins: list[CheckInOut] = Field(
+        description="The tournaments you entered whose check-in is open and where you have "
+        "not checked in (`POST /api/tournaments/{id}/check-in`), the soonest first (§9)."
     )
 
 
@@ -142,6 +152,14 @@ async def _invited(services: ServicesDep, player_id: str) -> InvitationsOut:
                 room=t.room_code,
             )
             for t in await services.tournaments.tables_of(player_id)
+        ],
+        tournament_check_ins=[
+            CheckInOut(
+                tournament=TournamentRef(id=c.tournament_id, name=c.name),
+                preset=c.preset,
+                starts_at=c.starts_at,
+            )
+            for c in await services.tournaments.check_ins_of(player_id)
         ],
     )
 

@@ -24,7 +24,7 @@ from app.api.suspension import Unsuspended
 from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 from app.rooms.swiss import MAX_ROUNDS as MAX_SWISS_ROUNDS
-from app.rooms.tournaments import MAX_ENTRANTS, Game, Tournament
+from app.rooms.tournaments import CHECK_IN_MINUTES, MAX_ENTRANTS, Game, Tournament
 from app.rooms.watching import WATCH_CODE, watch_code
 from app.rules import Ruleset
 
@@ -68,6 +68,14 @@ class TournamentIn(Body):
         description="When it starts by itself, once two units have entered (a minute to 30 "
         "days ahead); null: when its host starts it. Its host may start it before.",
     )
+    check_in_minutes: int | None = Field(
+        default=None,
+        ge=CHECK_IN_MINUTES.start,
+        le=CHECK_IN_MINUTES.stop - 1,
+        description="With a start time: its entrants check in during these last minutes "
+        "before it (`POST /api/tournaments/{id}/check-in`; entering then checks in), and the "
+        "start draws only those who did; null: no check-in.",
+    )
     rounds: int | None = Field(
         default=None,
         ge=1,
@@ -90,6 +98,10 @@ class EntrantOut(BaseModel):
     name: str | None = Field(description="None: a deleted player.")
 
 
+class EntryOut(EntrantOut):
+    checked_in: bool = Field(description="They checked in (a tournament with check-in).")
+
+
 class TableOut(BaseModel):
     round: int = Field(description="From 0; the last round is the final.")
     slot: int
@@ -108,6 +120,7 @@ class TableOut(BaseModel):
 
 class YouOut(BaseModel):
     entered: bool
+    checked_in: bool = Field(description="You checked in (a tournament with check-in).")
     unit: int | None
     table: str | None = Field(
         description="The code of the table where your unit plays now, for you alone."
@@ -136,9 +149,17 @@ class TournamentOut(BaseModel):
     status: str = Field(description="`registering`, `playing`, `finished` or `cancelled`.")
     created_at: datetime
     starts_at: datetime | None = Field(description="When it starts by itself (null: by hand).")
+    check_in_minutes: int | None = Field(
+        description="Its check-in's length before `starts_at` (null: no check-in)."
+    )
+    check_in_opens_at: datetime | None = Field(
+        description="When its entrants may check in, until it starts (null: no check-in)."
+    )
     started_at: datetime | None
     finished_at: datetime | None
-    entrants: list[EntrantOut] = Field(description="In the order they entered.")
+    entrants: list[EntryOut] = Field(
+        description="In the order they entered (once it started: those drawn)."
+    )
     units: list[list[EntrantOut]] = Field(description="The drawn units, by number (from 0).")
     format: str = Field(description="`knockout` or `swiss`.")
     rounds: int = Field(
@@ -179,7 +200,12 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
             ),
             None,
         )
-        you = YouOut(entered=mine is not None, unit=unit, table=table)
+        you = YouOut(
+            entered=mine is not None,
+            checked_in=mine is not None and mine.checked_in,
+            unit=unit,
+            table=table,
+        )
     return TournamentOut(
         id=tournament.id,
         name=tournament.name,
@@ -191,9 +217,14 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         status=tournament.status,
         created_at=tournament.created_at,
         starts_at=tournament.starts_at,
+        check_in_minutes=tournament.check_in_minutes,
+        check_in_opens_at=tournament.check_in_opens,
         started_at=tournament.started_at,
         finished_at=tournament.finished_at,
-        entrants=[EntrantOut(id=e.player_id, name=e.name) for e in tournament.entries],
+        entrants=[
+            EntryOut(id=e.player_id, name=e.name, checked_in=e.checked_in)
+            for e in tournament.entries
+        ],
         units=[
             [EntrantOut(id=e.player_id, name=e.name) for e in units[unit]] for unit in sorted(units)
         ],
@@ -251,7 +282,7 @@ async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -
         if not START_SOONEST <= ahead <= START_LATEST:
             raise RoomError("bad_request", "A start time is a minute to 30 days ahead.")
     made = await services.tournaments.create(
-        player, body.name, game, body.size, rounds, body.starts_at
+        player, body.name, game, body.size, rounds, body.starts_at, body.check_in_minutes
     )
     return tournament_out(made, player)
 
@@ -296,6 +327,21 @@ async def enter(
     return tournament_out(await services.tournaments.enter(tournament_id, player), player)
 
 
+@router.post(
+    "/{tournament_id}/check-in",
+    response_model=TournamentOut,
+    dependencies=[Unsuspended],
+    responses=responses(403, 404, 409),
+)
+async def check_in(
+    tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """Say you are here to play, during its check-in (twice changes nothing): at the start
+    only those who did are drawn. 409 `tournament_closed`, `no_check_in` (it asks for none),
+    `check_in_not_open` (not yet: `check_in_opens_at`), `not_entered`."""
+    return tournament_out(await services.tournaments.check_in(tournament_id, player.id), player)
+
+
 @router.delete(
     "/{tournament_id}/entry", response_model=TournamentOut, responses=responses(404, 409)
 )
@@ -313,8 +359,9 @@ async def withdraw(
 async def start(
     tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
 ) -> TournamentOut:
-    """The host starts it: units drawn, the first round's tables opened. 403 `not_host`; 409
-    `tournament_closed`, `too_few_entrants`."""
+    """The host starts it: units drawn (with check-in, of those who checked in), the first
+    round's tables opened. 403 `not_host`; 409 `tournament_closed`, `too_few_entrants`,
+    `too_few_checked_in`."""
     return tournament_out(await services.tournaments.start(tournament_id, player.id), player)
 
 

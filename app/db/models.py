@@ -552,6 +552,9 @@ class Tournament(Base):
     starts_at: Mapped[datetime | None]
     """When it starts by itself (with enough entrants; its host may start it before); None:
     when its host starts it."""
+    check_in_minutes: Mapped[int | None]
+    """With a start time: entrants check in during these last minutes before it, and the
+    start draws only those who did (``app.rooms.tournaments``); None: no check-in."""
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
@@ -572,6 +575,8 @@ class TournamentEntry(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     unit: Mapped[int | None]
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    checked_in_at: Mapped[datetime | None]
+    """When they checked in (a tournament with check-in); None: not (yet)."""
 
 
 class TournamentMatch(Base):

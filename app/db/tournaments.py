@@ -21,9 +21,11 @@ from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 from app.rooms.tournaments import (
     CANCELLED,
+    CHECK_IN_MINUTES,
     FINISHED,
     PLAYING,
     REGISTERING,
+    CheckIn,
     Draw,
     Entry,
     Game,
@@ -34,6 +36,7 @@ from app.rooms.tournaments import (
     TableState,
     Tournament,
     YourTable,
+    check_in_opens,
 )
 
 SHOWN_DAYS = 7
@@ -67,12 +70,16 @@ def _tournament(
         row.size,
         row.swiss_rounds,
         row.starts_at,
+        row.check_in_minutes,
         row.status,
         row.created_at,
         row.started_at,
         row.finished_at,
         row.champion,
-        tuple(Entry(e.player_id, names.get(e.player_id), e.unit) for e in entries),
+        tuple(
+            Entry(e.player_id, names.get(e.player_id), e.unit, e.checked_in_at is not None)
+            for e in entries
+        ),
         tuple(
             TableMatch(
                 t.round,
@@ -103,6 +110,7 @@ class SqlTournaments:
         size: int,
         swiss_rounds: int | None,
         starts_at: datetime | None,
+        check_in_minutes: int | None,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -116,11 +124,20 @@ class SqlTournaments:
                     size=size,
                     swiss_rounds=swiss_rounds,
                     starts_at=starts_at,
+                    check_in_minutes=check_in_minutes,
                     status=REGISTERING,
                 )
             )
             await session.flush()
-            session.add(m.TournamentEntry(tournament_id=tournament_id, player_id=host.id))
+            row = await session.get(m.Tournament, tournament_id)
+            assert row is not None
+            session.add(
+                m.TournamentEntry(
+                    tournament_id=tournament_id,
+                    player_id=host.id,
+                    checked_in_at=_check_in_time(row),
+                )
+            )
 
     async def load(self, tournament_id: str) -> Tournament | None:
         async with self._sessions() as session:
@@ -213,7 +230,57 @@ class SqlTournaments:
             )
             if size is not None and entered is not None and entered >= size:
                 raise RoomError("tournament_full", "The tournament has all the entrants it takes.")
-            session.add(m.TournamentEntry(tournament_id=tournament_id, player_id=player.id))
+            row = await session.get(m.Tournament, tournament_id)
+            assert row is not None
+            session.add(
+                m.TournamentEntry(
+                    tournament_id=tournament_id,
+                    player_id=player.id,
+                    checked_in_at=_check_in_time(row),
+                )
+            )
+
+    async def check_in(self, tournament_id: str, player_id: str) -> None:
+        async with self._sessions.begin() as session:
+            await self._registering(session, tournament_id)
+            row = await session.get(m.Tournament, tournament_id)
+            assert row is not None
+            if row.check_in_minutes is None:
+                raise RoomError("no_check_in", "This tournament asks for no check-in.")
+            now = _check_in_time(row)
+            if now is None:
+                raise RoomError(
+                    "check_in_not_open",
+                    f"Check-in opens {row.check_in_minutes} minutes before the start.",
+                )
+            entry = await session.get(m.TournamentEntry, (tournament_id, player_id))
+            if entry is None:
+                raise RoomError("not_entered", "You have not entered this tournament.")
+            if entry.checked_in_at is None:
+                entry.checked_in_at = now
+
+    async def check_ins_of(self, player_id: str) -> list[CheckIn]:
+        entries = m.TournamentEntry
+        now = datetime.now(UTC)
+        soonest = now + timedelta(minutes=CHECK_IN_MINUTES.stop)  # the longest check-in
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(m.Tournament)
+                .join(entries, entries.tournament_id == m.Tournament.id)
+                .where(
+                    entries.player_id == player_id,
+                    entries.checked_in_at.is_(None),
+                    m.Tournament.status == REGISTERING,
+                    m.Tournament.check_in_minutes.is_not(None),
+                    m.Tournament.starts_at <= soonest,
+                )
+                .order_by(m.Tournament.starts_at, m.Tournament.id)
+            )
+            return [
+                CheckIn(row.id, row.name, row.preset, row.starts_at)
+                for row in rows
+                if row.starts_at is not None and _check_in_time(row, now) is not None
+            ]
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:
@@ -248,6 +315,15 @@ class SqlTournaments:
             await self._host_only(session, tournament_id, host_id)
             now = datetime.now(UTC)
             await self._registering(session, tournament_id, status=PLAYING, started_at=now)
+            row = await session.get(m.Tournament, tournament_id)
+            assert row is not None
+            if row.check_in_minutes is not None:  # who did not check in is not drawn
+                await session.execute(
+                    delete(m.TournamentEntry).where(
+                        m.TournamentEntry.tournament_id == tournament_id,
+                        m.TournamentEntry.checked_in_at.is_(None),
+                    )
+                )
             entrants = list(
                 await session.scalars(
                     select(m.TournamentEntry.player_id)
@@ -412,7 +488,13 @@ class SqlTournaments:
     async def time_to_start(self, now: datetime) -> list[Starting]:
         entries = (
             select(func.count())
-            .where(m.TournamentEntry.tournament_id == m.Tournament.id)
+            .where(
+                m.TournamentEntry.tournament_id == m.Tournament.id,
+                or_(
+                    m.Tournament.check_in_minutes.is_(None),
+                    m.TournamentEntry.checked_in_at.is_not(None),
+                ),
+            )
             .scalar_subquery()
         )
         async with self._sessions() as session:
@@ -434,6 +516,13 @@ class SqlTournaments:
                 .limit(1)
             )
             return found
+
+
+def _check_in_time(row: m.Tournament, now: datetime | None = None) -> datetime | None:
+    """``now`` (by default the time) if the tournament's check-in is open then, else None."""
+    now = now or datetime.now(UTC)
+    opens = check_in_opens(row.starts_at, row.check_in_minutes)
+    return now if opens is not None and now >= opens else None
 
 
 def _undecided(tournament_id: str, round_: int, slot: int) -> Update:

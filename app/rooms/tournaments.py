@@ -25,7 +25,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -43,8 +43,19 @@ log = logging.getLogger(__name__)
 
 MAX_ENTRANTS = 32
 """The most entrants a tournament takes: five rounds for singles, four for drawn pairs."""
+CHECK_IN_MINUTES = range(5, 61)
+"""How long before its start time a tournament's check-in may open: time to be reminded and
+come back, and not an hour's more wait than a club's evening has."""
 
 REGISTERING, PLAYING, FINISHED, CANCELLED = "registering", "playing", "finished", "cancelled"
+
+
+def check_in_opens(starts_at: datetime | None, minutes: int | None) -> datetime | None:
+    """When a tournament starting at ``starts_at`` opens its check-in of ``minutes``; None:
+    it asks for none."""
+    if starts_at is None or minutes is None:
+        return None
+    return starts_at - timedelta(minutes=minutes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +81,8 @@ class Entry:
     """None: the player was erased since (the client says "Deleted player")."""
     unit: int | None
     """The unit the start drew them into; None before."""
+    checked_in: bool = False
+    """They checked in (a tournament with check-in: only those who did are drawn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +113,9 @@ class Tournament:
     """A Swiss tournament's rounds; None: a knockout."""
     starts_at: datetime | None
     """When it starts by itself, once enough have entered; None: when its host starts it."""
+    check_in_minutes: int | None
+    """With a start time: its entrants check in during its last minutes (``check_in_opens``),
+    and the start draws only those who did; None: every entrant is drawn."""
     status: str
     created_at: datetime
     started_at: datetime | None
@@ -116,6 +132,11 @@ class Tournament:
             if entry.unit is not None:
                 units.setdefault(entry.unit, []).append(entry)
         return units
+
+    @property
+    def check_in_opens(self) -> datetime | None:
+        """When its entrants may check in, until it starts; None: it asks for no check-in."""
+        return check_in_opens(self.starts_at, self.check_in_minutes)
 
     @property
     def rounds(self) -> int:
@@ -141,6 +162,17 @@ class YourTable:
     name: str
     preset: str
     room_code: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckIn:
+    """A tournament where a player has entered and may check in now, and has not
+    (``TournamentBook.check_ins_of``)."""
+
+    tournament_id: str
+    name: str
+    preset: str
+    starts_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +266,10 @@ class TournamentBook(Protocol):
         size: int,
         swiss_rounds: int | None,
         starts_at: datetime | None,
+        check_in_minutes: int | None,
     ) -> None:
-        """Store a registering tournament with its host entered."""
+        """Store a registering tournament with its host entered (and checked in, should its
+        check-in be open already)."""
 
     async def load(self, tournament_id: str) -> Tournament | None: ...
 
@@ -244,7 +278,15 @@ class TournamentBook(Protocol):
 
     async def enter(self, tournament_id: str, player: Player) -> None:
         """``unknown_tournament``, ``tournament_closed`` (not registering), ``tournament_full``;
-        entering twice changes nothing."""
+        entering twice changes nothing. One who enters while its check-in is open is checked
+        in: they are here."""
+
+    async def check_in(self, tournament_id: str, player_id: str) -> None:
+        """``unknown_tournament``, ``tournament_closed``, ``no_check_in`` (it asks for none),
+        ``check_in_not_open`` (not yet), ``not_entered``; checking in twice changes nothing."""
+
+    async def check_ins_of(self, player_id: str) -> list[CheckIn]:
+        """The tournaments where the player may check in now and has not, the soonest first."""
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         """``unknown_tournament``, ``tournament_closed``; not entered changes nothing."""
@@ -259,8 +301,9 @@ class TournamentBook(Protocol):
         draw: Draw,
     ) -> None:
         """Move a registering tournament to playing: ``draw`` gives each entrant their unit
-        and the first round. ``unknown_tournament``,
-        ``not_host``, ``tournament_closed``; ``draw`` may refuse (``too_few_entrants``)."""
+        and the first round — with check-in, each entrant who checked in, the others' entries
+        taken away. ``unknown_tournament``, ``not_host``, ``tournament_closed``; ``draw`` may
+        refuse (``too_few_entrants``)."""
 
     async def played(self, tournament_id: str) -> list[Played]:
         """The results of the tournament's undecided tables whose rooms finished a match."""
@@ -293,7 +336,8 @@ class TournamentBook(Protocol):
         """The tournament whose undecided table played the match ``match_id``, if any."""
 
     async def time_to_start(self, now: datetime) -> list[Starting]:
-        """The tournaments taking entries whose start time has come."""
+        """The tournaments taking entries whose start time has come, each with its entrants
+        who would be drawn (with check-in, those who checked in)."""
 
 
 def side_size(game: Game) -> int:
@@ -390,9 +434,11 @@ class Director:
         size: int,
         swiss_rounds: int | None = None,
         starts_at: datetime | None = None,
+        check_in_minutes: int | None = None,
     ) -> Tournament:
         """A tournament taking entries: a knockout, or with ``swiss_rounds`` a Swiss one; with
-        ``starts_at``, one that starts by itself then (or once enough have entered after)."""
+        ``starts_at``, one that starts by itself then (or once enough have entered after); with
+        ``check_in_minutes`` too, one whose entrants check in in those last minutes."""
         least = least_entrants(game)
         if not least <= size <= MAX_ENTRANTS:
             raise RoomError(
@@ -402,11 +448,21 @@ class Director:
             raise RoomError(
                 "bad_request", f"A Swiss tournament plays 1 to {swiss.MAX_ROUNDS} rounds."
             )
+        if check_in_minutes is not None and (
+            starts_at is None or check_in_minutes not in CHECK_IN_MINUTES
+        ):
+            raise RoomError(
+                "bad_request",
+                f"A check-in needs a start time and opens {CHECK_IN_MINUTES.start} to "
+                f"{CHECK_IN_MINUTES.stop - 1} minutes before it.",
+            )
         tournament_id = secrets.token_hex(8)
         # Stored as a room writes them (a house rule at its default left out).
         rules = checked_game(game.rules, game.target).to_dict()
         game = Game(game.preset, MappingProxyType(rules.get("house_rules", {})), game.target)
-        await self._book.create(tournament_id, host, name, game, size, swiss_rounds, starts_at)
+        await self._book.create(
+            tournament_id, host, name, game, size, swiss_rounds, starts_at, check_in_minutes
+        )
         return await self.view(tournament_id)
 
     async def view(self, tournament_id: str) -> Tournament:
@@ -430,6 +486,13 @@ class Director:
         await self._book.enter(tournament_id, player)
         return await self.view(tournament_id)
 
+    async def check_in(self, tournament_id: str, player_id: str) -> Tournament:
+        await self._book.check_in(tournament_id, player_id)
+        return await self.view(tournament_id)
+
+    async def check_ins_of(self, player_id: str) -> list[CheckIn]:
+        return await self._book.check_ins_of(player_id)
+
     async def withdraw(self, tournament_id: str, player_id: str) -> Tournament:
         await self._book.withdraw(tournament_id, player_id)
         return await self.view(tournament_id)
@@ -442,6 +505,14 @@ class Director:
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
+        drawn_alone = tournament.host_id == host_id and tournament.status == REGISTERING
+        if drawn_alone and tournament.check_in_opens is not None:
+            checked_in = sum(e.checked_in for e in tournament.entries)
+            if checked_in < least_entrants(tournament.game):
+                raise RoomError(
+                    "too_few_checked_in",
+                    f"Only {checked_in} entrants have checked in: too few to start.",
+                )
         first = first_round if tournament.swiss_rounds is None else first_swiss_round
         draw = drawer(side_size(tournament.game), self._rng, first)
         await self._book.start(tournament_id, host_id, draw)

@@ -30,6 +30,7 @@ NOTHING = {
     "invitations": [],
     "play_with": [],
     "tournament_tables": [],
+    "tournament_check_ins": [],
 }
 """A friends list with nothing in it."""
 

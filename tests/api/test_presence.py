@@ -181,12 +181,14 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
         "invitations": (await listing(http, ann))["invitations"],
         "play_with": [],
         "tournament_tables": [],
+        "tournament_check_ins": [],
     }
     assert [i["room"] for i in alone.json()["invitations"]] == [code]
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json() == {
         "invitations": [],
         "play_with": [],
         "tournament_tables": [],
+        "tournament_check_ins": [],
     }
     answer = await http.get("/api/players/me/invitations")
     assert code_of(answer) == (401, "not_authenticated")
@@ -204,6 +206,7 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
         "invitations": [],
         "play_with": [],
         "tournament_tables": [],
+        "tournament_check_ins": [],
     }
     assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)

@@ -12,8 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from app import admin
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
 from app.rooms.watching import watch_code
 from app.settings import Settings
 from tests.api.test_account_erasure import erase
@@ -227,6 +230,7 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
         assert not any(code in text for code in codes)
     assert (await read(http, tournament["id"], zed))["you"] == {
         "entered": False,
+        "checked_in": False,
         "unit": None,
         "table": None,
     }
@@ -333,6 +337,9 @@ async def test_refusals_change_nothing(http: httpx.AsyncClient) -> None:
         ({"preset": "bulgarian2", "starts_at": "2999-01-01T20:00:00Z"}, (422, "bad_request")),
         ({"preset": "bulgarian2", "starts_at": "2030-01-01T20:00:00"}, (422, "bad_request")),
         ({"preset": "bulgarian2", "starts_at": 1900000000}, (422, "bad_request")),  # a string
+        ({"preset": "bulgarian2", "check_in_minutes": 10}, (422, "bad_request")),  # no start
+        ({"starts_at": "2999-01-01T20:00:00Z", "check_in_minutes": 4}, (422, "bad_request")),
+        ({"starts_at": "2999-01-01T20:00:00Z", "check_in_minutes": 61}, (422, "bad_request")),
     ):
         answer = await http.post(T, json={"name": "Cup", **body}, headers=ann.auth)
         assert code_of(answer) == refusal, body
@@ -487,3 +494,73 @@ async def test_a_suspended_player_may_neither_make_nor_enter_one_nor_be_seated(
             [None, ann.id],
         )
         assert all(s["player"] is not None or s["bot"] for s in room["seats"])
+
+
+async def test_a_check_in_before_the_start_and_the_reminder(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """A tournament whose check-in is open: its host (entered as they make it) has not checked
+    in until the check-in opened, so the reminder asks them to; an entrant who enters now is
+    checked in; `POST …/check-in` checks in, and refuses who has not entered (409
+    `not_entered`), a tournament whose check-in is not open yet (`check_in_not_open`) and one
+    that asks for none (`no_check_in`); the start then draws only those who checked in."""
+    ann, bob, cy, dan = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dan")]
+    later = (datetime.now(UTC) + timedelta(hours=2)).isoformat()
+    tid = (await made(http, ann, preset="bulgarian2", starts_at=later, check_in_minutes=30))["id"]
+    await entered(http, tid, [bob, cy])
+    before = await read(http, tid, bob)
+    assert before["check_in_minutes"] == 30 and before["you"]["checked_in"] is False
+    opens = datetime.fromisoformat(before["check_in_opens_at"])
+    assert opens == datetime.fromisoformat(before["starts_at"]) - timedelta(minutes=30)
+    refused = await http.post(f"{T}/{tid}/check-in", headers=bob.auth)
+    assert code_of(refused) == (409, "check_in_not_open")
+    reminders = (await http.get("/api/players/me/invitations", headers=bob.auth)).json()
+    assert reminders["tournament_check_ins"] == []
+
+    engine = make_engine(server.settings.database_url)  # the clock moved on: 20 minutes to go
+    async with make_sessionmaker(engine).begin() as session:
+        soon = datetime.now(UTC) + timedelta(minutes=20)
+        await session.execute(update(m.Tournament).values(starts_at=soon))
+    await engine.dispose()
+    for guest in (ann, bob):
+        reminders = (await http.get("/api/players/me/invitations", headers=guest.auth)).json()
+        [reminder] = reminders["tournament_check_ins"]
+        assert reminder["tournament"] == {"id": tid, "name": "Friday cup"}
+        assert reminder["preset"] == "bulgarian2"
+        assert datetime.fromisoformat(reminder["starts_at"]) == soon
+    checked = (await http.post(f"{T}/{tid}/check-in", headers=bob.auth)).json()
+    assert checked["you"]["checked_in"] is True
+    assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json()[
+        "tournament_check_ins"
+    ] == []
+    assert code_of(await http.post(f"{T}/{tid}/check-in", headers=dan.auth)) == (
+        409,
+        "not_entered",
+    )
+    assert code_of(await http.post(f"{T}/{tid}/start", headers=ann.auth)) == (
+        409,
+        "too_few_checked_in",  # Bob alone
+    )
+    await entered(http, tid, [dan])  # entering during the check-in: here, so checked in
+    state = await read(http, tid)
+    assert [(e["name"], e["checked_in"]) for e in state["entrants"]] == [
+        ("Ann", False),
+        ("Bob", True),
+        ("Cy", False),
+        ("Dan", True),
+    ]
+    assert (await http.post(f"{T}/{tid}/check-in", headers=ann.auth)).is_success
+    started = (await http.post(f"{T}/{tid}/start", headers=ann.auth)).json()
+    assert started["status"] == "playing"
+    assert sorted(e["name"] for e in started["entrants"]) == ["Ann", "Bob", "Dan"]
+    assert (await read(http, tid, cy))["you"] == {
+        "entered": False,
+        "checked_in": False,
+        "unit": None,
+        "table": None,
+    }
+    plain = (await made(http, ann, preset="bulgarian2"))["id"]
+    assert code_of(await http.post(f"{T}/{plain}/check-in", headers=ann.auth)) == (
+        409,
+        "no_check_in",
+    )

@@ -314,3 +314,105 @@ async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes:
         )
     assert ahead in {t.id for t in await node.director.listing()}
     assert (await node.director.view(stale)).name == "Stale"
+
+
+async def _starting_in(nodes: Nodes, tournament_id: str, delta: timedelta) -> None:
+    """Move the tournament's start time to ``delta`` from now (the clock cannot be)."""
+    async with nodes.sessions.begin() as session:
+        await session.execute(
+            update(m.Tournament)
+            .where(m.Tournament.id == tournament_id)
+            .values(starts_at=datetime.now(UTC) + delta)
+        )
+
+
+async def refused(call: Awaitable[object]) -> str:
+    with pytest.raises(RoomError) as caught:
+        await call
+    return caught.value.code
+
+
+async def test_check_in_opens_before_the_start_and_entering_then_checks_in(nodes: Nodes) -> None:
+    """A tournament with a check-in of 10 minutes: before it opens, entering does not check
+    in and checking in is refused (``check_in_not_open``); once open, an entrant checks in
+    (twice changes nothing), one who enters then is checked in, one who has not entered is
+    refused (``not_entered``), and a player's reminders list it until they check in. A
+    tournament without check-in refuses it (``no_check_in``)."""
+    node = nodes.node()
+    book = node.book
+    made = await node.director.create(
+        player("a"),
+        "Evening",
+        Game("bulgarian2"),
+        8,
+        starts_at=datetime.now(UTC) + timedelta(hours=1),
+        check_in_minutes=10,
+    )
+    assert made.check_in_minutes == 10 and made.starts_at is not None
+    assert made.check_in_opens == made.starts_at - timedelta(minutes=10)
+    await node.director.enter(made.id, player("b"))
+    assert await refused(node.director.check_in(made.id, "b")) == "check_in_not_open"
+    assert await book.check_ins_of("b") == []
+    assert not any(e.checked_in for e in (await node.director.view(made.id)).entries)
+
+    await _starting_in(nodes, made.id, timedelta(minutes=9))  # open
+    assert [c.tournament_id for c in await book.check_ins_of("a")] == [made.id]
+    assert [c.tournament_id for c in await book.check_ins_of("b")] == [made.id]
+    await node.director.check_in(made.id, "b")
+    await node.director.check_in(made.id, "b")
+    await node.director.enter(made.id, player("c"))  # entering now: here, so checked in
+    assert await refused(node.director.check_in(made.id, "d")) == "not_entered"
+    view = await node.director.view(made.id)
+    assert {e.player_id: e.checked_in for e in view.entries} == {"a": False, "b": True, "c": True}
+    assert await book.check_ins_of("b") == [] and await book.check_ins_of("c") == []
+    assert [c.name for c in await book.check_ins_of("a")] == ["Evening"]
+
+    plain = await node.director.create(player("e"), "Plain", Game("bulgarian2"), 4)
+    assert await refused(node.director.check_in(plain.id, "e")) == "no_check_in"
+    assert plain.check_in_opens is None and await book.check_ins_of("e") == []
+
+
+async def test_the_start_draws_only_those_who_checked_in(nodes: Nodes) -> None:
+    """At its time, the sweep counts only the entrants who checked in: with one, it waits (the
+    host's own start is refused ``too_few_checked_in``; another's ``not_host``); with two, it
+    starts and draws them alone, the entries of those who did not check in gone."""
+    node = nodes.node()
+    made = await node.director.create(
+        player("a"),
+        "Late",
+        Game("bulgarian2"),
+        8,
+        starts_at=datetime.now(UTC) + timedelta(hours=1),
+        check_in_minutes=30,
+    )
+    for name in "bcd":
+        await node.director.enter(made.id, player(name))
+    await _starting_in(nodes, made.id, timedelta(minutes=5))
+    await node.director.check_in(made.id, "c")
+    assert await refused(node.director.start(made.id, "a")) == "too_few_checked_in"
+    assert await refused(node.director.start(made.id, "b")) == "not_host"
+    await _starting_in(nodes, made.id, -timedelta(seconds=1))  # its time has come
+    await node.director.sweep()
+    assert (await node.director.view(made.id)).status == "registering"  # one checked in: waits
+    await node.director.check_in(made.id, "a")
+    await node.director.sweep()
+    started = await node.director.view(made.id)
+    assert started.status == "playing"
+    assert sorted(e.player_id for e in started.entries) == ["a", "c"]
+    assert all(e.unit is not None for e in started.entries)
+    assert await node.book.check_ins_of("b") == []
+
+
+async def test_a_check_in_needs_a_start_time_and_a_length_within_bounds(nodes: Nodes) -> None:
+    node = nodes.node()
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    for starts_at, minutes in ((None, 10), (soon, 4), (soon, 61)):
+        call = node.director.create(
+            player("a"), "Bad", Game("bulgarian2"), 4, starts_at=starts_at, check_in_minutes=minutes
+        )
+        assert await refused(call) == "bad_request"
+    # A start time within the check-in's length: open at once, its host checked in.
+    near = await node.director.create(
+        player("a"), "Near", Game("bulgarian2"), 4, starts_at=soon, check_in_minutes=60
+    )
+    assert [e.checked_in for e in near.entries] == [True]
