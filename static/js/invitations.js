@@ -5,18 +5,22 @@
 // (`GET /api/players/me/invitations`) when the page changes and every few seconds; an invitation
 // to the table the page shows is left out. So is the table where the reader's match of a
 // tournament is on ("Your match in Friday cup is on"), on every page, the lobby included, but that
-// table's own and its tournament's (which has its own "Go to your table").
-import { get } from "./api.js";
+// table's own and its tournament's (which has its own "Go to your table"). And so is each
+// tournament waiting for the reader to check in ("Friday cup starts at 20:00: check in to
+// play", with "Check in"), but on that tournament's page, which has its own button.
+import { get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { invitationItem, playWithItem, playWithShown } from "./friends.js";
 import { getPlayer } from "./identity.js";
 import { lang, t } from "./i18n.js";
+import { showError, toast } from "./ui.js";
 
 const EVERY_MS = 15 * 1000;
 let place = { lobby: true }; // where the reader is: { lobby: true }, { room: code }, { tournament: id } or {}
 let invitations = []; // as last read
 let playWith = []; // friends' asks to play quick play as partners, as last read
 let tables = []; // the tables where the reader's tournament matches are on, as last read
+let checkIns = []; // the tournaments waiting for the reader to check in, as last read
 let asked = 0; // the newest read wins: a slow answer for a page left is dropped
 let drawn = null; // what the bar shows, as drawn last
 
@@ -26,13 +30,14 @@ function draw(answered = false) {
   const shown = place.lobby ? [] : invitations.filter((inv) => inv.room !== place.room);
   const asks = place.lobby ? [] : playWithShown(playWith);
   const mine = tables.filter((x) => x.room !== place.room && x.tournament.id !== place.tournament);
+  const due = checkIns.filter((x) => x.tournament.id !== place.tournament);
   if (answered) box.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
-  box.hidden = !shown.length && !asks.length && !mine.length;
+  box.hidden = !shown.length && !asks.length && !mine.length && !due.length;
   // Drawn again only if something changed: a reader's focus on "Go to the table" stays put.
-  const key = JSON.stringify([lang(), shown, asks, mine]);
+  const key = JSON.stringify([lang(), shown, asks, mine, due]);
   if (key === drawn) return;
   drawn = key;
-  const items = [...mine.map(tournamentTableItem), ...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
+  const items = [...mine.map(tournamentTableItem), ...due.map(checkInItem), ...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
   replace(box, ...(items.length ? [h("ul", { class: "friend-list", "aria-label": t("friend_invitations") }, ...items)] : []));
 }
 
@@ -42,6 +47,7 @@ async function read() {
     invitations = [];
     playWith = [];
     tables = [];
+    checkIns = [];
   } else {
     try {
       const answer = await get("/api/players/me/invitations");
@@ -49,6 +55,7 @@ async function read() {
       invitations = answer.invitations;
       playWith = answer.play_with;
       tables = answer.tournament_tables;
+      checkIns = answer.tournament_check_ins;
     } catch {
       return; // offline, or the token refused (the page says so): the last ones read stay
     }
@@ -63,6 +70,30 @@ function tournamentTableItem(table) {
     { class: "invitation tournament-table", dataset: { room: table.room } },
     h("span", { class: "friend-name", text: t("tn_match_on", { name: table.tournament.name, game: t(`preset_${table.preset}`) }) }),
     h("span", { class: "friend-actions" }, h("a", { class: "button primary", href: `#/r/${encodeURIComponent(table.room)}`, text: t("tn_go") })),
+  );
+}
+
+/** A tournament waiting for the reader to check in, with "Check in" (here) and its page. */
+function checkInItem(due) {
+  const id = due.tournament.id;
+  const time = new Date(due.starts_at).toLocaleTimeString(lang(), { timeStyle: "short" });
+  const button = h("button", { type: "button", class: "primary", text: t("tn_check_in_button") });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await post(`/api/tournaments/${encodeURIComponent(id)}/check-in`);
+      toast(t("tn_checked_in_toast"));
+    } catch (error) {
+      showError(error);
+    }
+    button.disabled = false;
+    read();
+  });
+  return h(
+    "li",
+    { class: "invitation tournament-check-in", dataset: { tournament: id } },
+    h("span", { class: "friend-name" }, h("a", { href: `#/tournaments/${encodeURIComponent(id)}`, text: t("tn_check_in_remind", { name: due.tournament.name, time, game: t(`preset_${due.preset}`) }) })),
+    h("span", { class: "friend-actions" }, button),
   );
 }
 

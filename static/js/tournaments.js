@@ -17,10 +17,13 @@ import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.
 const SIZES = [4, 8, 16, 32];
 const FORMATS = ["knockout", "swiss"];
 const SWISS_ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const CHECK_IN_MINUTES = [5, 10, 15, 30, 60]; // within the server's 5 to 60 (docs/protocol.md §9)
 // How far ahead a start time may be (the server's bounds, docs/protocol.md §9).
 const START_SOONEST_MS = 60_000;
 const START_LATEST_MS = 30 * 24 * 3600_000;
 const when = (iso) => new Date(iso).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+/** Whether a tournament's check-in is open by the reader's clock (the server has the last word). */
+const checkInOpen = (tn) => tn.status === "registering" && tn.check_in_opens_at !== null && Date.parse(tn.check_in_opens_at) <= Date.now();
 const POLL_MS = 3000;
 const OVER = new Set(["finished", "cancelled"]);
 
@@ -125,6 +128,17 @@ function newForm(form, rules) {
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
   size.value = "8";
   const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
+  // A check-in is counted back from the start time: offered once there is one.
+  const checkIn = h("select", { id: "tn-check-in", name: "tn_check_in", "aria-describedby": "tn-check-in-help" }, [
+    h("option", { value: "", text: t("tn_check_in_none") }),
+    ...CHECK_IN_MINUTES.map((n) => h("option", { value: String(n), text: t("tn_check_in_minutes", { n }) })),
+  ]);
+  const checkInField = h("div", { class: "field" }, h("label", { for: "tn-check-in", text: t("tn_check_in") }), checkIn, h("p", { class: "explain", id: "tn-check-in-help", text: t("tn_check_in_help") }));
+  const showCheckIn = () => {
+    checkInField.hidden = !starts.value;
+  };
+  starts.addEventListener("input", showCheckIn);
+  showCheckIn();
   const button = h("button", { type: "submit", class: "primary", id: "tn-create", text: t("tn_create") });
   append(form, [
     h("div", { class: "field" }, h("label", { for: "tn-name", text: t("tn_name") }), name),
@@ -134,6 +148,7 @@ function newForm(form, rules) {
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
     h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
+    checkInField,
     h("p", { class: "note", text: t("tn_new_explain") }),
     button,
   ]);
@@ -154,6 +169,7 @@ function newForm(form, rules) {
       const body = { name: name.value, format: format.value, preset: preset.value, house_rules, size: Number(size.value) };
       if (format.value === "swiss") body.rounds = Number(rounds.value);
       if (startsAt) body.starts_at = startsAt.toISOString();
+      if (startsAt && checkIn.value) body.check_in_minutes = Number(checkIn.value);
       if (target !== null) body.target = target;
       const made = await post("/api/tournaments", body);
       go(`#/tournaments/${encodeURIComponent(made.id)}`);
@@ -187,7 +203,8 @@ export function showTournament(app, id) {
   }
 
   function draw(tn) {
-    const text = JSON.stringify(tn);
+    // The check-in opens by the clock, not by a change in the tournament: drawn again then.
+    const text = JSON.stringify([tn, checkInOpen(tn)]);
     if (text === shown) return;
     shown = text;
     const me = getPlayer();
@@ -203,6 +220,7 @@ export function showTournament(app, id) {
         houseRulesText(tn) || null,
         statusText(tn.status),
         tn.status === "registering" && tn.starts_at ? t("tn_starts_at", { time: when(tn.starts_at) }) : null,
+        tn.status === "registering" && tn.check_in_opens_at ? t("tn_check_in_from", { time: when(tn.check_in_opens_at) }) : null,
         t("tn_host", { name: tn.host.name || t("deleted_player") }),
       ]),
     );
@@ -213,11 +231,27 @@ export function showTournament(app, id) {
   function registering(tn, me, pairs) {
     const entered = tn.you && tn.you.entered;
     const host = me && me.id === tn.host.id;
+    const checking = tn.check_in_opens_at !== null;
+    const open = checkInOpen(tn);
+    const waiting = t(pairs ? "tn_waiting_pairs" : "tn_waiting", { n: tn.entrants.length, size: tn.size });
+    const checkedIn = tn.entrants.filter((e) => e.checked_in).length;
+    const entrant = (e) =>
+      h(
+        "li",
+        { dataset: { player: e.id, checkedIn: String(e.checked_in) } },
+        e.name || t("deleted_player"),
+        e.checked_in ? h("span", { class: "tn-checked", title: t("tn_checked_in") }, h("span", { "aria-hidden": "true", text: " ✓" }), h("span", { class: "sr-only", text: ` (${t("tn_checked_in")})` })) : null,
+      );
     append(box, [
-      h("p", { class: "muted", text: t(pairs ? "tn_waiting_pairs" : "tn_waiting", { n: tn.entrants.length, size: tn.size }) }),
-      tn.starts_at && Date.parse(tn.starts_at) <= Date.now() ? h("p", { class: "note", id: "tn-starts-late", text: t("tn_starts_late") }) : null,
-      h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map((e) => h("li", { dataset: { player: e.id }, text: e.name || t("deleted_player") }))),
+      h("p", { class: "muted", id: "tn-waiting", text: checking && open ? `${waiting} ${t("tn_checked_in_n", { k: checkedIn })}` : waiting }),
+      tn.starts_at && Date.parse(tn.starts_at) <= Date.now() ? h("p", { class: "note", id: "tn-starts-late", text: t(checking ? "tn_check_in_late" : "tn_starts_late") }) : null,
+      h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map(entrant)),
     ]);
+    if (entered && checking) {
+      // Where the entrant stands: check-in to come, open (the button below), or done.
+      const words = tn.you.checked_in ? "tn_you_checked_in" : open ? "tn_check_in_now" : "tn_check_in_opens";
+      box.append(h("p", { class: tn.you.checked_in ? "note" : "note tn-check-in-note", id: "tn-check-in-state", role: "status", text: t(words, { time: when(tn.check_in_opens_at) }) }));
+    }
     const buttons = h("div", { class: "tn-buttons" });
     if (!me) {
       // Someone who followed the shared address before ever choosing a name: a name first,
@@ -227,6 +261,7 @@ export function showTournament(app, id) {
       const full = tn.entrants.length >= tn.size;
       buttons.append(h("button", { type: "button", class: "primary", id: "tn-enter", text: t("tn_enter"), disabled: full, onclick: () => (getPlayer() ? act("POST", "/entry") : nameNeeded()) }));
     } else {
+      if (open && !tn.you.checked_in) buttons.append(h("button", { type: "button", class: "primary", id: "tn-check-in-button", text: t("tn_check_in_button"), onclick: () => act("POST", "/check-in") }));
       buttons.append(h("button", { type: "button", id: "tn-withdraw", text: t("tn_withdraw"), onclick: () => act("DELETE", "/entry") }));
     }
     if (host) {

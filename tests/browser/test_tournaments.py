@@ -6,15 +6,21 @@ bracket of a field with byes fits the narrowest phone and keeps to WCAG AA."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
+from app.db import models as m
+from app.db.engine import make_engine, make_sessionmaker
 from tests.browser import ui
 from tests.browser.conftest import PHONE
 from tests.browser.test_contrast import low_contrast
+from tests.browser.test_leaderboard_rank import run
 from tests.browser.test_phone_width import SIDEWAYS
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 
@@ -316,3 +322,71 @@ def test_a_start_time_is_chosen_in_the_reader_s_own_time(new_page: Any) -> None:
     meant = page.evaluate("local => new Date(local).getTime()", later)
     assert page.evaluate("iso => Date.parse(iso)", stored["starts_at"]) == meant
     assert page.evaluate("local => new Date(local).getTimezoneOffset()", later) in (-120, -180)
+
+
+async def _check_in_opens(database_url: str, tournament_id: str) -> None:
+    """Twenty minutes to the start: the tournament's check-in of 30 is open (the clock
+    cannot be moved; its start time can)."""
+    engine = make_engine(database_url)
+    try:
+        async with make_sessionmaker(engine).begin() as session:
+            await session.execute(
+                update(m.Tournament)
+                .where(m.Tournament.id == tournament_id)
+                .values(starts_at=datetime.now(UTC) + timedelta(minutes=20))
+            )
+    finally:
+        await engine.dispose()
+
+
+def test_entrants_check_in_from_the_tournament_or_from_any_page(
+    new_page: Any, live_server: Server, artifacts: Path
+) -> None:
+    """The host asks for a check-in of 30 minutes (offered once a start time is chosen); before
+    it opens an entrant is told when it does; once open, a French entrant elsewhere on the site
+    is reminded above the page and checks in there, and the host from the tournament's page;
+    each sees the other's tick in the list, and the reminder is gone."""
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    ann.goto("/#/tournaments")
+    assert ann.is_hidden("#tn-check-in")  # a check-in is counted back from a start time
+    ann.fill("#tn-name", "Soirée")
+    ann.fill("#tn-starts", ann.evaluate(LATER))
+    ann.select_option("#tn-check-in", "30")
+    ann.click("#tn-create")
+    ann.wait_for_selector("#tournament[data-status=registering] #tn-entrants")
+    assert "check-in from" in ann.inner_text(".tn-facts")
+    assert "Check-in opens at" in ann.inner_text("#tn-check-in-state")
+    assert ann.query_selector("#tn-check-in-button") is None
+    tid = ann.url.rsplit("/", 1)[1]
+    bob = new_page(locale="fr-FR")
+    ui.set_name(bob, "Bob")
+    bob.goto(ann.url)
+    bob.click("#tn-enter")
+    entrants(bob, 2)
+    assert "ouvre à" in bob.inner_text("#tn-check-in-state")
+
+    run(_check_in_opens(live_server.settings.database_url, tid))
+    bob.goto("/#/history")  # elsewhere: the bar above the page reminds him
+    reminder = bob.wait_for_selector(f"#invitations .tournament-check-in[data-tournament='{tid}']")
+    assert "confirmez votre présence" in reminder.inner_text()
+    bob.screenshot(path=str(artifacts / "tournament-check-in-reminder-fr.png"))
+    reminder.query_selector("button").click()
+    bob.wait_for_selector(".toast:has-text('Votre présence est confirmée')")
+    bob.wait_for_selector("#invitations .tournament-check-in", state="detached")
+
+    ann.wait_for_selector("#tn-check-in-button")  # her page, asking again, finds it open
+    assert "Check-in is open" in ann.inner_text("#tn-check-in-state")
+    ann.wait_for_selector(
+        f"#tn-entrants li[data-player='{ui.player_id(bob)}'][data-checked-in=true]"
+    )
+    ann.screenshot(path=str(artifacts / "tournament-check-in-en.png"), full_page=True)
+    ann.click("#tn-check-in-button")
+    ann.wait_for_selector("#tn-entrants li[data-checked-in=false]", state="detached")
+    assert "You have checked in" in ann.inner_text("#tn-check-in-state")
+    assert "2 checked in" in ann.inner_text("#tn-waiting")
+    bob.goto(ann.url)
+    bob.wait_for_selector(
+        f"#tn-entrants li[data-player='{ui.player_id(ann)}'][data-checked-in=true]"
+    )
+    assert bob.query_selector("#tn-check-in-button") is None
