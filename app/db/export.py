@@ -111,6 +111,7 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
                 m.Tournament.preset,
                 m.Tournament.status,
                 m.TournamentEntry.joined_at,
+                m.TournamentEntry.checked_in_at,
                 m.TournamentEntry.unit,
             )
             .join(m.TournamentEntry, m.TournamentEntry.tournament_id == m.Tournament.id)
