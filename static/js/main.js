@@ -13,7 +13,7 @@ import { showLeaderboard, showProfile } from "./ratings.js";
 import { showRules } from "./rules.js";
 import { showTournament, showTournaments } from "./tournaments.js";
 import { dropToasts } from "./ui.js";
-import { applyPrefs } from "./prefs.js";
+import { applyPrefs, toggleTheme } from "./prefs.js";
 import { syncMutes } from "./mute.js";
 import { relangAnnouncement, watchAnnouncement } from "./announcement.js";
 import { invitationsAt, readInvitations, relangInvitations, watchInvitations } from "./invitations.js";
@@ -30,6 +30,8 @@ function chrome() {
   document.getElementById("nav-rules").textContent = t("nav_rules");
   document.getElementById("nav-account").textContent = t("nav_account");
   document.getElementById("lang-label").textContent = t("language");
+  document.getElementById("theme-label").textContent = t("dark_colours");
+  document.getElementById("theme").title = t("dark_colours");
   const player = getPlayer();
   document.getElementById("who").textContent = player ? t("you_are", { name: player.name }) : "";
   const select = document.getElementById("lang");
@@ -93,6 +95,7 @@ onLangChange(() => {
   else route();
 });
 applyPrefs();
+document.getElementById("theme").addEventListener("click", toggleTheme);
 route();
 syncMutes();
 watchAnnouncement();

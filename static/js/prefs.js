@@ -1,11 +1,16 @@
-// The player's table preferences, remembered on this device (localStorage): the four-colour
-// deck and sound (off until asked for). Applied as classes on <html>, so nothing is redrawn.
+// The player's preferences, remembered on this device (localStorage): the four-colour deck and
+// sound (off until asked for), applied as classes on <html>, so nothing is redrawn; and the
+// colours, light or dark: the device's own choice unless the reader chose otherwise with the
+// top bar's button. The dark colours are a stylesheet (css/dark.css) whose media says when it
+// applies, so that a device set to dark shows the site dark before any script has run.
 import { backUrl } from "./deck.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "belote.prefs";
-const DEFAULTS = { fourColour: false, sound: false };
+const DEFAULTS = { fourColour: false, sound: false, theme: "auto" };
+const THEMES = ["auto", "light", "dark"];
+const deviceDark = window.matchMedia("(prefers-color-scheme: dark)");
 
 function load() {
   try {
@@ -24,12 +29,39 @@ export function setPref(name, value) {
   applyPrefs();
 }
 
-/** Once at start (and after each change): the deck's colours and its back. */
+/** "auto" (the device's), "light" or "dark". */
+function theme() {
+  const chosen = load().theme;
+  return THEMES.includes(chosen) ? chosen : "auto";
+}
+
+/** Whether the page is in its dark colours. */
+export const dark = () => theme() === "dark" || (theme() === "auto" && deviceDark.matches);
+
+/** The top bar's button: the other colours. Back to the device's own, the choice is forgotten
+ * (a later change of the device's is followed again). */
+export function toggleTheme() {
+  const next = !dark();
+  localStorage.setItem(KEY, JSON.stringify({ ...load(), theme: next === deviceDark.matches ? "auto" : next ? "dark" : "light" }));
+  applyPrefs();
+}
+
+/** Once at start (and after each change): the deck's colours and its back; the colours. */
 export function applyPrefs() {
   const root = document.documentElement;
   root.classList.toggle("four-colour", pref("fourColour"));
   root.style.setProperty("--card-back", backUrl());
+  const sheet = document.getElementById("dark-colours");
+  const chosen = theme();
+  if (sheet) sheet.media = chosen === "auto" ? deviceDark.media : chosen === "dark" ? "all" : "not all";
+  root.dataset.theme = dark() ? "dark" : "light";
+  const button = document.getElementById("theme");
+  if (button) {
+    button.setAttribute("aria-pressed", String(dark()));
+    document.getElementById("theme-sign").textContent = dark() ? "☀" : "☾";
+  }
 }
+deviceDark.addEventListener("change", () => applyPrefs());
 
 /** The table's switches: four-colour deck, sound. `onChange(name, value)` is told of a change. */
 export function prefsControls(onChange = () => {}) {

@@ -10,11 +10,16 @@ import { failureText, pageTokenRefused } from "./ui.js";
 import { seatsOfRules, sideOf } from "./sides.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const COLORS = ["#1f6f4a", "#2b7bd6", "#d9822b", "#8e44ad", "#c8102e"];
+// A game's line: the stylesheets' colours, lighter in the dark ones (css/dark.css).
+const COLORS = [1, 2, 3, 4, 5].map((k) => `var(--chart-${k})`);
 
 function s(tag, attrs, ...children) {
   const el = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, String(value));
+  for (const [key, value] of Object.entries(attrs || {})) {
+    // Colours through the CSSOM, as dom.js's h() does: the page's policy refuses style attributes.
+    if (key === "style") for (const [name, v] of Object.entries(value)) el.style.setProperty(name, v);
+    else el.setAttribute(key, String(value));
+  }
   for (const child of children.flat(Infinity)) if (child) el.append(child);
   return el;
 }
@@ -142,11 +147,11 @@ function chart(history, boxWidth) {
       const start = `M${x(firstSlot - 1).toFixed(1)},${y(first.before).toFixed(1)}`;
       const path = [start, ...points.map(([i, c]) => `L${x(i).toFixed(1)},${y(c.after).toFixed(1)}`)].join(" ");
       return [
-        s("path", { d: path, fill: "none", stroke: color, "stroke-width": 2.5, class: "line", "data-preset": preset }),
+        s("path", { d: path, fill: "none", style: { stroke: color }, "stroke-width": 2.5, class: "line", "data-preset": preset }),
         points.map(([i, c]) =>
           s(
             "circle",
-            { cx: x(i), cy: y(c.after), r: 4, fill: c.won ? color : "#fff", stroke: color, "stroke-width": 2, class: "point" },
+            { cx: x(i), cy: y(c.after), r: 4, style: { fill: c.won ? color : "var(--chart-bg)", stroke: color }, "stroke-width": 2, class: "point" },
             s("title", {}, document.createTextNode(`${labelled(t(`preset_${preset}`))} ${fmt(c.before)} → ${fmt(c.after)} (${c.won ? t("won") : t("lost")})`)),
           ),
         ),

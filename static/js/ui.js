@@ -16,7 +16,7 @@ const TOAST_BAR_WIDTH = 300;
  * wrapped, the banner come): in the top bar's free middle, between the nav and the player's
  * name, when the bar is one row on the screen with room enough (a desktop); else just under
  * the bar and the connection banner while they are in view, else at the screen's top. Over
- * the bar's ends they hid the player's name and the language picker; under the bar on a
+ * the bar's ends they hid the player's name, the colours' button and the language picker; under the bar on a
  * desktop, the invite link's "Copy" as the host had just made the room. */
 function placeToasts(box) {
   const bar = document.querySelector(".topbar").getBoundingClientRect();
@@ -24,7 +24,8 @@ function placeToasts(box) {
   const nav = document.querySelector(".nav").getBoundingClientRect();
   const who = document.getElementById("who").getBoundingClientRect();
   const lang = document.querySelector(".langpick").getBoundingClientRect();
-  const end = who.width ? who.left : lang.left;
+  const colours = document.getElementById("theme").getBoundingClientRect(); // before the language
+  const end = who.width ? who.left : colours.left;
   const oneRow = lang.top < nav.bottom && nav.top < lang.bottom; // a phone's bar puts the nav on rows of its own
   const middle = { left: nav.right + 2 * TOAST_GAP, right: end - 2 * TOAST_GAP };
   const inBar = bar.top >= 0 && banner.hidden && oneRow && middle.right - middle.left >= TOAST_BAR_WIDTH;

@@ -393,19 +393,27 @@ SHUFFLES_CHECKED = """() => {
 EMPTY_BOARD = "open_belot"  # a game no rated match is seeded in
 
 # The host bids clubs or diamonds, the suits whose colour the four-colour deck changes (a bot
-# may bid over it); one tour in Bulgarian, whose longer words wrap otherwise.
+# may bid over it); one tour in Bulgarian, whose longer words wrap otherwise; and two on a
+# device set to dark (css/dark.css), whose pages and sheets are drawn in the dark colours.
 TOURS = [
-    ("desktop", DESKTOP, "en-US", "diamonds"),
-    ("phone", PHONE, "en-US", "clubs"),
-    ("phone-bg", PHONE, "bg-BG", "diamonds"),
+    ("desktop", DESKTOP, "en-US", "diamonds", "light"),
+    ("phone", PHONE, "en-US", "clubs", "light"),
+    ("phone-bg", PHONE, "bg-BG", "diamonds", "light"),
+    ("desktop-dark", DESKTOP, "en-US", "clubs", "dark"),
+    ("phone-dark-fr", PHONE, "fr-FR", "diamonds", "dark"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("viewport", "locale", "suit"), [t[1:] for t in TOURS], ids=[t[0] for t in TOURS]
+    ("viewport", "locale", "suit", "scheme"), [t[1:] for t in TOURS], ids=[t[0] for t in TOURS]
 )
 def test_every_word_of_the_client_has_enough_contrast(
-    new_page: Any, live_server: Server, viewport: dict[str, int], locale: str, suit: str
+    new_page: Any,
+    live_server: Server,
+    viewport: dict[str, int],
+    locale: str,
+    suit: str,
+    scheme: str,
 ) -> None:
     """One match, walked through as a player does: the account page of a guest, who makes it
     an account there; the lobby, as an account and as a guest, the waiting room watched by a
@@ -416,8 +424,9 @@ def test_every_word_of_the_client_has_enough_contrast(
     its first deal; last, with rated matches seeded into the database, a leaderboard with rows
     (the player's own among them) and the player's profile with a rating history."""
     tag = secrets.token_hex(3)  # the server is the module's: each run's usernames are new
-    page = new_page(viewport=viewport, locale=locale)
+    page = new_page(viewport=viewport, locale=locale, color_scheme=scheme)
     ui.set_name(page, "Ann")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
     # Rated rooms are for accounts: Ann makes her guest one on the account page, as a player
     # does, then signs in on a second device (its session is one she can sign out here).
     page.click("#nav-account")
@@ -444,7 +453,7 @@ def test_every_word_of_the_client_has_enough_contrast(
     # and the room may tell a guest that rated play needs an account); makes the guest an
     # account through the REST API, takes seat 1 and leaves the room's page: the seat is away.
     # Back at once (the match would wait out the grace of a seat away).
-    guest = new_page(viewport=viewport, locale=locale)
+    guest = new_page(viewport=viewport, locale=locale, color_scheme=scheme)
     ui.set_name(guest, "Bob")
     row = f"#public-rooms .room-row[data-code='{code}']"
     guest.wait_for_selector(row)
@@ -550,14 +559,17 @@ def test_every_word_of_the_client_has_enough_contrast(
     assert not failing, "below WCAG AA:\n" + "\n".join(failing)
 
 
-@pytest.mark.parametrize(("viewport", "locale"), [(DESKTOP, "en-US"), (PHONE, "bg-BG")])
+@pytest.mark.parametrize(
+    ("viewport", "locale", "scheme"),
+    [(DESKTOP, "en-US", "light"), (PHONE, "bg-BG", "light"), (PHONE, "en-US", "dark")],
+)
 def test_the_friends_panel_and_the_invitations_bar_have_enough_contrast(
-    new_page: Any, live_server: Server, viewport: dict[str, int], locale: str
+    new_page: Any, live_server: Server, viewport: dict[str, int], locale: str, scheme: str
 ) -> None:
     """The lobby's Friends panel with a friend online, two last seen, a request and an
     invitation; that invitation above another page; and a friend's profile
     (tests/browser/test_friends.py)."""
-    host, guest = seated_guest(new_page, viewport=viewport, locale=locale)
+    host, guest = seated_guest(new_page, viewport=viewport, locale=locale, color_scheme=scheme)
     befriend(host, guest)
     guest.wait_for_selector("#friends .presence.online", timeout=20_000)
     friends_seen_long_ago(live_server, ui.player_id(guest))

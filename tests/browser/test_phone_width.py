@@ -90,15 +90,18 @@ def test_the_replays_controls_take_two_rows_on_a_phone(new_page: Any) -> None:
     assert page.evaluate(SIDEWAYS) <= 0
 
 
-# The top bar's parts: the rows the links take, and whether the picker shares the brand's row.
+# The top bar's parts: the rows the links take, and whether the picker and the colours' button
+# share the brand's row.
 TOP_BAR = """() => {
   const box = (el) => el.getBoundingClientRect();
   const brand = box(document.querySelector('.brand'));
   const lang = box(document.querySelector('.langpick'));
+  const colours = box(document.getElementById('theme'));
   const anchors = [...document.querySelectorAll('.nav a')], links = anchors.map(box);
   return {rows: new Set(links.map((l) => Math.round(l.top))).size,
           cut: anchors.filter((a) => a.scrollWidth > a.clientWidth + 1).length,
           pickerBesideBrand: lang.top < brand.bottom && brand.top < lang.bottom,
+          coloursBesideBrand: colours.top < brand.bottom && brand.top < colours.bottom,
           linksUnder: links.every((l) => l.top >= brand.bottom - 1)};
 }"""
 
@@ -106,7 +109,7 @@ TOP_BAR = """() => {
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR", "bg-BG"])
 def test_on_a_phone_the_top_bar_takes_three_rows(new_page: Any, locale: str, width: int) -> None:
-    """The brand and the language picker share a row, the six links take two under them, each
+    """The brand, the colours' button and the language picker share a row, the six links take two under them, each
     whole: they took two ragged rows (in French "Compte" alone on the second) between the brand
     and a picker on a row of its own, 145 px of the phone's height above every page."""
     page = new_page(
@@ -118,5 +121,6 @@ def test_on_a_phone_the_top_bar_takes_three_rows(new_page: Any, locale: str, wid
         "rows": 2,
         "cut": 0,
         "pickerBesideBrand": True,
+        "coloursBesideBrand": True,
         "linksUnder": True,
     }
