@@ -109,9 +109,10 @@ TOP_BAR = """() => {
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR", "bg-BG"])
 def test_on_a_phone_the_top_bar_takes_three_rows(new_page: Any, locale: str, width: int) -> None:
-    """The brand, the colours' button and the language picker share a row, the six links take two under them, each
-    whole: they took two ragged rows (in French "Compte" alone on the second) between the brand
-    and a picker on a row of its own, 145 px of the phone's height above every page."""
+    """The brand, the colours' button and the language picker share a row, the six links take
+    two under them, each whole: they took two ragged rows (in French "Compte" alone on the
+    second) between the brand and a picker on a row of its own, 145 px of the phone's height
+    above every page."""
     page = new_page(
         viewport={"width": width, "height": 700}, locale=locale, has_touch=True, is_mobile=True
     )
