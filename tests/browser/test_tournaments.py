@@ -155,16 +155,18 @@ def test_the_host_calls_a_tournament_off_only_once_asked(new_page: Any) -> None:
     assert page.inner_text("#tournament").count("Организаторът отмени този турнир.") == 1
 
 
-@pytest.mark.parametrize("swiss_rounds", [None, 4])
+@pytest.mark.parametrize(("swiss_rounds", "scheme"), [(None, "light"), (4, "dark")])
 def test_a_full_bracket_fits_the_narrowest_phone_and_reads_well(
-    new_page: Any, artifacts: Path, swiss_rounds: int | None
+    new_page: Any, artifacts: Path, swiss_rounds: int | None, scheme: str
 ) -> None:
     """Five entrants of a game for two: a knockout's bracket of eight, three byes, three
     rounds; or a Swiss tournament's standings and four rounds — on a 320 px phone in
     Bulgarian, the longest words, it does not scroll sideways (nor do the standings in their
     box: their numbers' columns left a name a letter wide, "Ивано / ва-Петро / ва"), and every
-    text keeps to WCAG AA."""
-    host = new_page(viewport=NARROW, locale="bg-BG", has_touch=True, is_mobile=True)
+    text keeps to WCAG AA (the Swiss one on a phone set to dark: in the dark colours)."""
+    host = new_page(
+        viewport=NARROW, locale="bg-BG", has_touch=True, is_mobile=True, color_scheme=scheme
+    )
     ui.set_name(host, "Бартоломей Бартоломеев")
     address = make(
         host, "Голямата купа на петъчната вечер", "open_belot", 8, swiss_rounds=swiss_rounds
@@ -193,7 +195,9 @@ def test_a_full_bracket_fits_the_narrowest_phone_and_reads_well(
     assert host.evaluate(SIDEWAYS) <= 0
     assert low_contrast(host) == []
     kind = "bracket" if swiss_rounds is None else "swiss"
-    host.screenshot(path=str(artifacts / f"tournament-{kind}-phone-bg.png"), full_page=True)
+    host.screenshot(
+        path=str(artifacts / f"tournament-{kind}-phone-bg-{scheme}.png"), full_page=True
+    )
 
 
 def test_one_who_follows_the_address_without_a_name_chooses_one_there_and_enters(
