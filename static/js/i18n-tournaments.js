@@ -85,6 +85,8 @@ export const WORDS = {
     tn_check_in_late: "Its start time has come: it starts as soon as enough have checked in.",
     tn_check_in_remind: "{name} starts at {time}: check in to play ({game})",
     tn_checked_in_toast: "You have checked in.",
+    tn_signal_match: "Your match is on",
+    tn_signal_check_in: "Check in",
   },
   fr: {
     nav_tournaments: "Tournois",
@@ -170,6 +172,8 @@ export const WORDS = {
     tn_check_in_late: "L'heure du début est passée : il commence dès qu'assez de joueurs ont confirmé leur présence.",
     tn_check_in_remind: "{name} commence à {time} : confirmez votre présence pour jouer ({game})",
     tn_checked_in_toast: "Votre présence est confirmée.",
+    tn_signal_match: "Votre partie commence",
+    tn_signal_check_in: "Confirmez votre présence",
   },
   bg: {
     nav_tournaments: "Турнири",
@@ -255,5 +259,7 @@ export const WORDS = {
     tn_check_in_late: "Часът на началото мина: турнирът започва, щом достатъчно играчи потвърдят.",
     tn_check_in_remind: "{name} започва в {time}: потвърдете, за да играете ({game})",
     tn_checked_in_toast: "Потвърдихте участие.",
+    tn_signal_match: "Партията ви започна",
+    tn_signal_check_in: "Потвърдете участие",
   },
 };

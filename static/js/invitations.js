@@ -7,13 +7,17 @@
 // tournament is on ("Your match in Friday cup is on"), on every page, the lobby included, but that
 // table's own and its tournament's (which has its own "Go to your table"). And so is each
 // tournament waiting for the reader to check in ("Friday cup starts at 20:00: check in to
-// play", with "Check in"), but on that tournament's page, which has its own button.
+// play", with "Check in"), but on that tournament's page, which has its own button. Either also
+// calls the reader in the tab's title and icon (signal.js), on every page but that table, and a
+// new one sounds the turn's chime when sound is on.
 import { get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { invitationItem, playWithItem, playWithShown } from "./friends.js";
 import { getPlayer } from "./identity.js";
 import { lang, t } from "./i18n.js";
 import { showError, toast } from "./ui.js";
+import { tabSignal } from "./signal.js";
+import { playSound } from "./sound.js";
 
 const EVERY_MS = 15 * 1000;
 let place = { lobby: true }; // where the reader is: { lobby: true }, { room: code }, { tournament: id } or {}
@@ -23,6 +27,7 @@ let tables = []; // the tables where the reader's tournament matches are on, as 
 let checkIns = []; // the tournaments waiting for the reader to check in, as last read
 let asked = 0; // the newest read wins: a slow answer for a page left is dropped
 let drawn = null; // what the bar shows, as drawn last
+let called = new Set(); // the tournament tables and check-ins the reader was called to already
 
 function draw(answered = false) {
   const box = document.getElementById("invitations");
@@ -32,6 +37,8 @@ function draw(answered = false) {
   const mine = tables.filter((x) => x.room !== place.room && x.tournament.id !== place.tournament);
   const due = checkIns.filter((x) => x.tournament.id !== place.tournament);
   if (answered) box.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
+  // The tab calls from that tournament's own page too: the reader may wait there, in another tab.
+  callTheReader(tables.filter((x) => x.room !== place.room), checkIns);
   box.hidden = !shown.length && !asks.length && !mine.length && !due.length;
   // Drawn again only if something changed: a reader's focus on "Go to the table" stays put.
   const key = JSON.stringify([lang(), shown, asks, mine, due]);
@@ -61,6 +68,16 @@ async function read() {
     }
   }
   draw(true);
+}
+
+/** A tournament calls the reader (their match is on, or they may check in): the tab says so
+ * (signal.js), and a new call sounds the turn's chime when sound is on, for a reader who waits
+ * for the next round on another tab or page; a bot would play their match for them. */
+function callTheReader(on, due) {
+  tabSignal("tournament", on.length ? "tn_signal_match" : due.length ? "tn_signal_check_in" : null);
+  const now = new Set([...on.map((x) => `table:${x.room}`), ...due.map((x) => `check-in:${x.tournament.id}`)]);
+  if ([...now].some((call) => !called.has(call))) playSound("turn");
+  called = now;
 }
 
 /** A table where the reader's tournament match is on, with the way there. */

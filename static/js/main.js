@@ -13,6 +13,7 @@ import { showLeaderboard, showProfile } from "./ratings.js";
 import { showRules } from "./rules.js";
 import { showTournament, showTournaments } from "./tournaments.js";
 import { dropToasts } from "./ui.js";
+import { showSignal } from "./signal.js";
 import { applyPrefs, toggleTheme } from "./prefs.js";
 import { syncMutes } from "./mute.js";
 import { relangAnnouncement, watchAnnouncement } from "./announcement.js";
@@ -21,7 +22,7 @@ import { invitationsAt, readInvitations, relangInvitations, watchInvitations } f
 let page = null; // the current page: { leave(), relang() } (a room closes its socket on leave)
 
 function chrome() {
-  document.title = t("app_title");
+  showSignal(); // the title: the game's name, after what calls the player if anything does
   document.getElementById("brand").textContent = `♠ ${t("app_title")}`;
   document.getElementById("nav-lobby").textContent = t("nav_lobby");
   document.getElementById("nav-history").textContent = t("nav_history");

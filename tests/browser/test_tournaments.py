@@ -94,6 +94,8 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
         "r => document.querySelector('#invitations').dataset.read !== r", arg=read
     )
     assert ann.is_hidden("#invitations")  # nor on its tournament's page, which has its own
+    # The tab calls her all the same, there too: she may wait on that page in another tab.
+    assert ann.title() == "● Your match is on — Belote"
     bob.wait_for_selector("#tn-go")  # Bob's page hears of it on its next question
     assert bob.inner_text(".tn-round h3") == "Finale"
     bob.screenshot(path=str(artifacts / "tournament-playing-fr.png"), full_page=True)
@@ -374,10 +376,12 @@ def test_entrants_check_in_from_the_tournament_or_from_any_page(
     bob.goto("/#/history")  # elsewhere: the bar above the page reminds him
     reminder = bob.wait_for_selector(f"#invitations .tournament-check-in[data-tournament='{tid}']")
     assert "confirmez votre présence" in reminder.inner_text()
+    assert bob.title() == "● Confirmez votre présence — Belote"  # the tab calls him too
     bob.screenshot(path=str(artifacts / "tournament-check-in-reminder-fr.png"))
     reminder.query_selector("button").click()
     bob.wait_for_selector(".toast:has-text('Votre présence est confirmée')")
     bob.wait_for_selector("#invitations .tournament-check-in", state="detached")
+    assert bob.title() == "Belote"
 
     ann.wait_for_selector("#tn-check-in-button")  # her page, asking again, finds it open
     assert "Check-in is open" in ann.inner_text("#tn-check-in-state")
