@@ -117,7 +117,7 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .join(m.TournamentEntry, m.TournamentEntry.tournament_id == m.Tournament.id)
             .where(m.TournamentEntry.player_id == player_id)
             .order_by(m.TournamentEntry.joined_at),
-            ("id", "name", "preset", "status", "entered_at", "unit"),
+            ("id", "name", "preset", "status", "entered_at", "checked_in_at", "unit"),
         ),
         "play": await _rows(
             session,

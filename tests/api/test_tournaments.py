@@ -423,11 +423,12 @@ async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
     await entered(http, played, [ann])
     assert (await http.post(f"{T}/{played}/start", headers=bob.auth)).is_success
     export = (await http.get("/api/players/me/export", headers=ann.auth)).json()
-    assert [(e["id"], e["status"]) for e in export["tournaments"]] == [
-        (hers, "registering"),
-        (bobs, "registering"),
-        (played, "playing"),
+    assert [(e["id"], e["status"], e["checked_in_at"]) for e in export["tournaments"]] == [
+        (hers, "registering", None),
+        (bobs, "registering", None),
+        (played, "playing", None),
     ]
+    assert [e["unit"] is None for e in export["tournaments"]] == [True, True, False]
     code = (await read(http, played, ann))["you"]["table"]
     await concede_at(server, code, ann)  # the final is Bob's: Ann then leaves the table
     assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
@@ -530,6 +531,8 @@ async def test_a_check_in_before_the_start_and_the_reminder(
         assert datetime.fromisoformat(reminder["starts_at"]) == soon
     checked = (await http.post(f"{T}/{tid}/check-in", headers=bob.auth)).json()
     assert checked["you"]["checked_in"] is True
+    [mine] = (await http.get("/api/players/me/export", headers=bob.auth)).json()["tournaments"]
+    assert datetime.fromisoformat(mine["checked_in_at"]) > datetime.fromisoformat(mine["entered_at"])
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json()[
         "tournament_check_ins"
     ] == []
