@@ -45,6 +45,7 @@ STATUS = {
     "not_seated": 403,
     "not_friends": 403,
     "removed": 403,
+    "removed_from_tournament": 403,
     "suspended": 403,
     "network_suspended": 403,
     "unknown_room": 404,

@@ -17,7 +17,7 @@ from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
 from app.api.bodies import Body, MatchTarget
 from app.api.errors import responses
-from app.api.paths import HEX, RoomCode
+from app.api.paths import HEX, PlayerId, RoomCode
 from app.api.players import CleanName
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit, ViewerDep
 from app.api.suspension import Unsuspended
@@ -121,6 +121,7 @@ class TableOut(BaseModel):
 class YouOut(BaseModel):
     entered: bool
     checked_in: bool = Field(description="You checked in (a tournament with check-in).")
+    removed: bool = Field(description="Its host took you out of it: you may not enter again.")
     unit: int | None
     table: str | None = Field(
         description="The code of the table where your unit plays now, for you alone."
@@ -203,6 +204,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         you = YouOut(
             entered=mine is not None,
             checked_in=mine is not None and mine.checked_in,
+            removed=reader.id in tournament.removed,
             unit=unit,
             table=table,
         )
@@ -323,7 +325,8 @@ async def enter(
     tournament_id: TournamentId, player: PlayerDep, services: ServicesDep
 ) -> TournamentOut:
     """Enter it while it takes entries (twice changes nothing). 409 `tournament_closed`: it
-    started or was cancelled; `tournament_full`."""
+    started or was cancelled; `tournament_full`; 403 `removed_from_tournament`: its host took
+    you out of it."""
     return tournament_out(await services.tournaments.enter(tournament_id, player), player)
 
 
@@ -351,6 +354,21 @@ async def withdraw(
     """Leave it before it starts. 409 `tournament_closed`: it started (your stand-in plays
     your matches if you do not)."""
     return tournament_out(await services.tournaments.withdraw(tournament_id, player.id), player)
+
+
+@router.delete(
+    "/{tournament_id}/entries/{player_id}",
+    response_model=TournamentOut,
+    responses=responses(403, 404, 409),
+)
+async def remove(
+    tournament_id: TournamentId, player_id: PlayerId, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """The host takes an entrant out before the start, for good: they may not enter it again
+    (twice changes nothing). 403 `not_host`; 409 `tournament_closed`, `not_an_entrant`; 422
+    `bad_request` for the host themselves (they withdraw)."""
+    removed = await services.tournaments.remove(tournament_id, player.id, player_id)
+    return tournament_out(removed, player)
 
 
 @router.post(

@@ -119,6 +119,14 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
             .order_by(m.TournamentEntry.joined_at),
             ("id", "name", "preset", "status", "entered_at", "checked_in_at", "unit"),
         ),
+        "tournament_removals": await _rows(
+            session,
+            select(m.Tournament.id, m.Tournament.name, m.TournamentRemoval.at)
+            .join(m.TournamentRemoval, m.TournamentRemoval.tournament_id == m.Tournament.id)
+            .where(m.TournamentRemoval.player_id == player_id)
+            .order_by(m.TournamentRemoval.at),
+            ("id", "name", "at"),
+        ),
         "play": await _rows(
             session,
             select(stats.c.preset, *(stats.c[name] for name in TALLY_COUNTERS))

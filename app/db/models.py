@@ -579,6 +579,19 @@ class TournamentEntry(Base):
     """When they checked in (a tournament with check-in); None: not (yet)."""
 
 
+class TournamentRemoval(Base):
+    """A player the host took out of a tournament before its start: they may not enter it
+    again (a troll's entries, or one who entered a friends' evening uninvited)."""
+
+    __tablename__ = "tournament_removals"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class TournamentMatch(Base):
     """One match of a tournament's bracket (``app.rooms.bracket``): unit ``a`` on the game's
     first side against unit ``b`` (None: a bye, won by ``a`` as it is made), at the table

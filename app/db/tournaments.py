@@ -59,6 +59,7 @@ def _tournament(
     names: dict[str, str | None],
     entries: Sequence[m.TournamentEntry],
     matches: Sequence[m.TournamentMatch],
+    removed: set[str],
 ) -> Tournament:
     """``names``: the players' names as they are now, None for an erased one."""
     return Tournament(
@@ -94,6 +95,7 @@ def _tournament(
             )
             for t in matches
         ),
+        frozenset(removed),
     )
 
 
@@ -169,8 +171,8 @@ class SqlTournaments:
             return await self._read(session, rows)
 
     async def _read(self, session: AsyncSession, rows: Sequence[m.Tournament]) -> list[Tournament]:
-        """The tournaments of ``rows`` with their entries and matches, and everyone's name
-        as it is now (a rename shows at once; an erased player's is None): three queries."""
+        """The tournaments of ``rows`` with their entries, matches and removals, and everyone's
+        name as it is now (a rename shows at once; an erased player's is None): four queries."""
         ids = [row.id for row in rows]
         entries = list(
             await session.scalars(
@@ -195,7 +197,18 @@ class SqlTournaments:
             entries_of[entry.tournament_id].append(entry)
         for match in matches:
             matches_of[match.tournament_id].append(match)
-        return [_tournament(row, names, entries_of[row.id], matches_of[row.id]) for row in rows]
+        removed_of: dict[str, set[str]] = {i: set() for i in ids}
+        removals = await session.execute(
+            select(m.TournamentRemoval.tournament_id, m.TournamentRemoval.player_id).where(
+                m.TournamentRemoval.tournament_id.in_(ids)
+            )
+        )
+        for tournament_id, player_id in removals:
+            removed_of[tournament_id].add(player_id)
+        return [
+            _tournament(row, names, entries_of[row.id], matches_of[row.id], removed_of[row.id])
+            for row in rows
+        ]
 
     async def _registering(
         self, session: AsyncSession, tournament_id: str, **values: object
@@ -220,6 +233,10 @@ class SqlTournaments:
             await self._registering(session, tournament_id)
             if await session.get(m.TournamentEntry, (tournament_id, player.id)) is not None:
                 return
+            if await session.get(m.TournamentRemoval, (tournament_id, player.id)) is not None:
+                raise RoomError(
+                    "removed_from_tournament", "The host removed you from this tournament."
+                )
             size = await session.scalar(
                 select(m.Tournament.size).where(m.Tournament.id == tournament_id)
             )
@@ -291,6 +308,20 @@ class SqlTournaments:
                     m.TournamentEntry.player_id == player_id,
                 )
             )
+
+    async def remove(self, tournament_id: str, host_id: str, player_id: str) -> None:
+        async with self._sessions.begin() as session:
+            await self._host_only(session, tournament_id, host_id)
+            if player_id == host_id:
+                raise RoomError("bad_request", "The host withdraws from their tournament.")
+            await self._registering(session, tournament_id)
+            if await session.get(m.TournamentRemoval, (tournament_id, player_id)) is not None:
+                return
+            entry = await session.get(m.TournamentEntry, (tournament_id, player_id))
+            if entry is None:
+                raise RoomError("not_an_entrant", "They have not entered this tournament.")
+            await session.delete(entry)
+            session.add(m.TournamentRemoval(tournament_id=tournament_id, player_id=player_id))
 
     async def _host_only(self, session: AsyncSession, tournament_id: str, host_id: str) -> None:
         row = await session.get(m.Tournament, tournament_id)
@@ -554,7 +585,7 @@ async def forget(session: AsyncSession, player_id: str) -> None:
     """An erased player (``Accounts.erase``): out of the tournaments still taking entries, the
     ones they host among them called off (nobody else may start them); in a started one their
     entry stays, for the bracket, and their name goes with their player's (the client says
-    "Deleted player")."""
+    "Deleted player"); the hosts' removals of them are forgotten."""
     registering = select(m.Tournament.id).where(m.Tournament.status == REGISTERING)
     await session.execute(
         update(m.Tournament)
@@ -566,4 +597,7 @@ async def forget(session: AsyncSession, player_id: str) -> None:
             m.TournamentEntry.player_id == player_id,
             m.TournamentEntry.tournament_id.in_(registering),
         )
+    )
+    await session.execute(
+        delete(m.TournamentRemoval).where(m.TournamentRemoval.player_id == player_id)
     )

@@ -123,6 +123,8 @@ class Tournament:
     champion: int | None
     entries: tuple[Entry, ...]
     matches: tuple[TableMatch, ...]
+    removed: frozenset[str]
+    """The players its host took out before the start: they may not enter again."""
 
     @property
     def units(self) -> dict[int, list[Entry]]:
@@ -290,6 +292,11 @@ class TournamentBook(Protocol):
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         """``unknown_tournament``, ``tournament_closed``; not entered changes nothing."""
+
+    async def remove(self, tournament_id: str, host_id: str, player_id: str) -> None:
+        """The host takes an entrant out before the start, for good: ``unknown_tournament``,
+        ``not_host``, ``tournament_closed``, ``not_an_entrant``, ``bad_request`` (the host
+        themselves: they withdraw); removing one removed already changes nothing."""
 
     async def cancel(self, tournament_id: str, host_id: str) -> None:
         """``unknown_tournament``, ``not_host``, ``tournament_closed``."""
@@ -495,6 +502,10 @@ class Director:
 
     async def withdraw(self, tournament_id: str, player_id: str) -> Tournament:
         await self._book.withdraw(tournament_id, player_id)
+        return await self.view(tournament_id)
+
+    async def remove(self, tournament_id: str, host_id: str, player_id: str) -> Tournament:
+        await self._book.remove(tournament_id, host_id, player_id)
         return await self.view(tournament_id)
 
     async def cancel(self, tournament_id: str, host_id: str) -> Tournament:

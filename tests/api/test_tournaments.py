@@ -231,6 +231,7 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
     assert (await read(http, tournament["id"], zed))["you"] == {
         "entered": False,
         "checked_in": False,
+        "removed": False,
         "unit": None,
         "table": None,
     }
@@ -532,7 +533,9 @@ async def test_a_check_in_before_the_start_and_the_reminder(
     checked = (await http.post(f"{T}/{tid}/check-in", headers=bob.auth)).json()
     assert checked["you"]["checked_in"] is True
     [mine] = (await http.get("/api/players/me/export", headers=bob.auth)).json()["tournaments"]
-    assert datetime.fromisoformat(mine["checked_in_at"]) > datetime.fromisoformat(mine["entered_at"])
+    assert datetime.fromisoformat(mine["checked_in_at"]) > datetime.fromisoformat(
+        mine["entered_at"]
+    )
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json()[
         "tournament_check_ins"
     ] == []
@@ -559,6 +562,7 @@ async def test_a_check_in_before_the_start_and_the_reminder(
     assert (await read(http, tid, cy))["you"] == {
         "entered": False,
         "checked_in": False,
+        "removed": False,
         "unit": None,
         "table": None,
     }
@@ -566,4 +570,51 @@ async def test_a_check_in_before_the_start_and_the_reminder(
     assert code_of(await http.post(f"{T}/{plain}/check-in", headers=ann.auth)) == (
         409,
         "no_check_in",
+    )
+
+
+async def test_the_host_removes_an_entrant_who_may_not_enter_again(
+    http: httpx.AsyncClient,
+) -> None:
+    """`DELETE …/entries/{id}`: the host takes Zed out before the start; Zed reads that they
+    were removed and is refused entering again (403 `removed_from_tournament`); removing twice
+    changes nothing; only the host may (403 `not_host`), not themselves (422 `bad_request`),
+    not one who has not entered (409 `not_an_entrant`), nor once it started
+    (`tournament_closed`). The removal is in Zed's export, and the start does not draw them."""
+    ann, bob, zed, cy = [await new_guest(http, n) for n in ("Ann", "Bob", "Zed", "Cy")]
+    tid = (await made(http, ann, preset="bulgarian2", size=8))["id"]
+    await entered(http, tid, [bob, zed])
+    entries = f"{T}/{tid}/entries"
+    assert code_of(await http.delete(f"{entries}/{zed.id}", headers=bob.auth)) == (403, "not_host")
+    assert code_of(await http.delete(f"{entries}/{ann.id}", headers=ann.auth)) == (
+        422,
+        "bad_request",
+    )
+    assert code_of(await http.delete(f"{entries}/{cy.id}", headers=ann.auth)) == (
+        409,
+        "not_an_entrant",
+    )
+    unchanged = await read(http, tid)
+    assert [e["name"] for e in unchanged["entrants"]] == ["Ann", "Bob", "Zed"]
+    after = await http.delete(f"{entries}/{zed.id}", headers=ann.auth)
+    assert [e["name"] for e in after.json()["entrants"]] == ["Ann", "Bob"]
+    again = await http.delete(f"{entries}/{zed.id}", headers=ann.auth)
+    assert again.status_code == 200 and again.json()["entrants"] == after.json()["entrants"]
+    you = (await read(http, tid, zed))["you"]
+    assert (you["entered"], you["removed"]) == (False, True)
+    assert (await read(http, tid, bob))["you"]["removed"] is False
+    assert code_of(await http.post(f"{T}/{tid}/entry", headers=zed.auth)) == (
+        403,
+        "removed_from_tournament",
+    )
+    [removal] = (await http.get("/api/players/me/export", headers=zed.auth)).json()[
+        "tournament_removals"
+    ]
+    assert (removal["id"], removal["name"]) == (tid, "Friday cup")
+    assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
+    started = await read(http, tid)
+    assert sorted(e["name"] for units in started["units"] for e in units) == ["Ann", "Bob"]
+    assert code_of(await http.delete(f"{entries}/{bob.id}", headers=ann.auth)) == (
+        409,
+        "tournament_closed",
     )
