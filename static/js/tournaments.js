@@ -241,6 +241,8 @@ export function showTournament(app, id) {
         { dataset: { player: e.id, checkedIn: String(e.checked_in) } },
         e.name || t("deleted_player"),
         e.checked_in ? h("span", { class: "tn-checked", title: t("tn_checked_in") }, h("span", { "aria-hidden": "true", text: " ✓" }), h("span", { class: "sr-only", text: ` (${t("tn_checked_in")})` })) : null,
+        // The host may take another entrant out (asked first): for good, they may not come back.
+        host && e.id !== me.id ? h("button", { type: "button", class: "link tn-remove", text: t("tn_remove"), "aria-label": t("tn_remove_label", { name: e.name || t("deleted_player") }), onclick: () => remove(e) }) : null,
       );
     append(box, [
       h("p", { class: "muted", id: "tn-waiting", text: checking && open ? `${waiting} ${t("tn_checked_in_n", { k: checkedIn })}` : waiting }),
@@ -253,7 +255,9 @@ export function showTournament(app, id) {
       box.append(h("p", { class: tn.you.checked_in ? "note" : "note tn-check-in-note", id: "tn-check-in-state", role: "status", text: t(words, { time: when(tn.check_in_opens_at) }) }));
     }
     const buttons = h("div", { class: "tn-buttons" });
-    if (!me) {
+    if (tn.you && tn.you.removed) {
+      box.append(h("p", { class: "note", id: "tn-removed", role: "status", text: t("tn_you_removed") }));
+    } else if (!me) {
       // Someone who followed the shared address before ever choosing a name: a name first,
       // then "Enter" (the page is drawn again for them).
       box.append(h("p", { class: "note", text: t("tn_name_first") }), nameForm(() => go(location.hash)));
@@ -271,6 +275,12 @@ export function showTournament(app, id) {
       );
     }
     box.append(buttons, h("p", { class: "note", text: t("tn_share") }), h("p", { class: "tn-link" }, h("code", { id: "tn-link", text: location.href })));
+  }
+
+  async function remove(entrant) {
+    const name = entrant.name || t("deleted_player");
+    const words = { title: t("tn_remove_title", { name }), text: t("tn_remove_text"), stay: t("tn_remove_stay"), go: t("tn_remove") };
+    if (await askFirst("tn-remove", words)) act("DELETE", `/entries/${encodeURIComponent(entrant.id)}`);
   }
 
   async function cancel() {

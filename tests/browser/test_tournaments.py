@@ -398,3 +398,34 @@ def test_entrants_check_in_from_the_tournament_or_from_any_page(
         f"#tn-entrants li[data-player='{ui.player_id(ann)}'][data-checked-in=true]"
     )
     assert bob.query_selector("#tn-check-in-button") is None
+
+
+def test_the_host_removes_an_entrant_once_asked(new_page: Any, artifacts: Path) -> None:
+    """ "Remove" beside each other entrant, for the host alone; asked first ("Keep them" keeps);
+    the removed player's page then says so and offers no "Enter"."""
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    address = make(ann, "Friday cup", "bulgarian2", 4)
+    bob = new_page(locale="bg-BG")
+    ui.set_name(bob, "Bob")
+    bob.goto(address)
+    bob.click("#tn-enter")
+    entrants(bob, 2)
+    assert bob.query_selector(".tn-remove") is None  # the host's alone
+    entrants(ann, 2)
+    assert (
+        ann.query_selector(f"#tn-entrants li[data-player='{ui.player_id(ann)}'] .tn-remove") is None
+    )
+    remove = f"#tn-entrants li[data-player='{ui.player_id(bob)}'] .tn-remove"
+    assert ann.get_attribute(remove, "aria-label") == "Remove Bob from the tournament"
+    ann.click(remove)
+    ann.click("#tn-remove-stay")
+    ann.wait_for_selector("#tn-remove-confirm", state="detached")
+    entrants(ann, 2)
+    ann.click(remove)
+    ann.screenshot(path=str(artifacts / "tournament-remove-en.png"))
+    ann.click("#tn-remove-go")
+    entrants(ann, 1)
+    told = bob.wait_for_selector("#tn-removed")
+    assert told.inner_text().startswith("Организаторът ви отстрани")
+    assert bob.query_selector("#tn-enter") is None
