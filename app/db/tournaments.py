@@ -115,31 +115,22 @@ class SqlTournaments:
         check_in_minutes: int | None,
     ) -> None:
         async with self._sessions.begin() as session:
-            session.add(
-                m.Tournament(
-                    id=tournament_id,
-                    name=name,
-                    preset=game.preset,
-                    house_rules=dict(game.house_rules),
-                    target=game.target,
-                    host_id=host.id,
-                    size=size,
-                    swiss_rounds=swiss_rounds,
-                    starts_at=starts_at,
-                    check_in_minutes=check_in_minutes,
-                    status=REGISTERING,
-                )
+            tournament = m.Tournament(
+                id=tournament_id,
+                name=name,
+                preset=game.preset,
+                house_rules=dict(game.house_rules),
+                target=game.target,
+                host_id=host.id,
+                size=size,
+                swiss_rounds=swiss_rounds,
+                starts_at=starts_at,
+                check_in_minutes=check_in_minutes,
+                status=REGISTERING,
             )
+            session.add(tournament)
             await session.flush()
-            row = await session.get(m.Tournament, tournament_id)
-            assert row is not None
-            session.add(
-                m.TournamentEntry(
-                    tournament_id=tournament_id,
-                    player_id=host.id,
-                    checked_in_at=_check_in_time(row),
-                )
-            )
+            session.add(_entry(tournament, host.id))
 
     async def load(self, tournament_id: str) -> Tournament | None:
         async with self._sessions() as session:
@@ -249,13 +240,7 @@ class SqlTournaments:
                 raise RoomError("tournament_full", "The tournament has all the entrants it takes.")
             row = await session.get(m.Tournament, tournament_id)
             assert row is not None
-            session.add(
-                m.TournamentEntry(
-                    tournament_id=tournament_id,
-                    player_id=player.id,
-                    checked_in_at=_check_in_time(row),
-                )
-            )
+            session.add(_entry(row, player.id))
 
     async def check_in(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:
@@ -547,6 +532,14 @@ class SqlTournaments:
                 .limit(1)
             )
             return found
+
+
+def _entry(tournament: m.Tournament, player_id: str) -> m.TournamentEntry:
+    """A new entry, checked in as it is made while the tournament's check-in is open: one who
+    enters then is here."""
+    return m.TournamentEntry(
+        tournament_id=tournament.id, player_id=player_id, checked_in_at=_check_in_time(tournament)
+    )
 
 
 def _check_in_time(row: m.Tournament, now: datetime | None = None) -> datetime | None:

@@ -69,8 +69,9 @@ async def play_round(
 
 async def until(http: httpx.AsyncClient, tournament_id: str, done: Any) -> Any:
     """The tournament once ``done(state)``: the server moves it on in its own time (a wait
-    for its work, bounded, not a race)."""
-    for _ in range(200):
+    for its work, bounded, not a race: 30 s, as a loaded machine's PostgreSQL run went past
+    10)."""
+    for _ in range(600):
         state = await read(http, tournament_id)
         if done(state):
             return state

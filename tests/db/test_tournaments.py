@@ -25,7 +25,15 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import Player
 from app.rooms.room import PLAYING, WAITING, RoomTimings
-from app.rooms.tournaments import Director, Game, Played, drawer, due, first_swiss_round
+from app.rooms.tournaments import (
+    Director,
+    Game,
+    Played,
+    Tournament,
+    drawer,
+    due,
+    first_swiss_round,
+)
 
 NAMES = "abcdefgh"
 
@@ -316,6 +324,18 @@ async def test_the_listing_keeps_a_week_but_every_tournament_being_played(nodes:
     assert (await node.director.view(stale)).name == "Stale"
 
 
+async def with_check_in(node: Node, name: str, minutes: int) -> Tournament:
+    """A tournament of Belot for two made by ``a``, an hour ahead, with a check-in."""
+    return await node.director.create(
+        player("a"),
+        name,
+        Game("bulgarian2"),
+        8,
+        starts_at=datetime.now(UTC) + timedelta(hours=1),
+        check_in_minutes=minutes,
+    )
+
+
 async def _starting_in(nodes: Nodes, tournament_id: str, delta: timedelta) -> None:
     """Move the tournament's start time to ``delta`` from now (the clock cannot be)."""
     async with nodes.sessions.begin() as session:
@@ -340,14 +360,7 @@ async def test_check_in_opens_before_the_start_and_entering_then_checks_in(nodes
     tournament without check-in refuses it (``no_check_in``)."""
     node = nodes.node()
     book = node.book
-    made = await node.director.create(
-        player("a"),
-        "Evening",
-        Game("bulgarian2"),
-        8,
-        starts_at=datetime.now(UTC) + timedelta(hours=1),
-        check_in_minutes=10,
-    )
+    made = await with_check_in(node, "Evening", 10)
     assert made.check_in_minutes == 10 and made.starts_at is not None
     assert made.check_in_opens == made.starts_at - timedelta(minutes=10)
     await node.director.enter(made.id, player("b"))
@@ -377,14 +390,7 @@ async def test_the_start_draws_only_those_who_checked_in(nodes: Nodes) -> None:
     host's own start is refused ``too_few_checked_in``; another's ``not_host``); with two, it
     starts and draws them alone, the entries of those who did not check in gone."""
     node = nodes.node()
-    made = await node.director.create(
-        player("a"),
-        "Late",
-        Game("bulgarian2"),
-        8,
-        starts_at=datetime.now(UTC) + timedelta(hours=1),
-        check_in_minutes=30,
-    )
+    made = await with_check_in(node, "Late", 30)
     for name in "bcd":
         await node.director.enter(made.id, player(name))
     await _starting_in(nodes, made.id, timedelta(minutes=5))
