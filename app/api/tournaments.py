@@ -68,6 +68,11 @@ class TournamentIn(Body):
         description="When it starts by itself, once two units have entered (a minute to 30 "
         "days ahead); null: when its host starts it. Its host may start it before.",
     )
+    rated: bool = Field(
+        default=False,
+        description="Its matches move ratings: you and every entrant need an account (403 "
+        "`account_required`); a table where a bot plays is casual.",
+    )
     check_in_minutes: int | None = Field(
         default=None,
         ge=CHECK_IN_MINUTES.start,
@@ -163,6 +168,7 @@ class TournamentOut(BaseModel):
     )
     units: list[list[EntrantOut]] = Field(description="The drawn units, by number (from 0).")
     format: str = Field(description="`knockout` or `swiss`.")
+    rated: bool = Field(description="Its matches move ratings; only accounts enter it.")
     rounds: int = Field(
         description="How many rounds it plays: a Swiss tournament's chosen number; a "
         "knockout's bracket's (0 before the draw)."
@@ -231,6 +237,7 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
             [EntrantOut(id=e.player_id, name=e.name) for e in units[unit]] for unit in sorted(units)
         ],
         format="knockout" if tournament.swiss_rounds is None else "swiss",
+        rated=tournament.rated,
         rounds=tournament.rounds,
         standings=[
             StandingOut.model_validate(s, from_attributes=True) for s in tournament.standings()
@@ -284,7 +291,14 @@ async def create(body: TournamentIn, player: PlayerDep, services: ServicesDep) -
         if not START_SOONEST <= ahead <= START_LATEST:
             raise RoomError("bad_request", "A start time is a minute to 30 days ahead.")
     made = await services.tournaments.create(
-        player, body.name, game, body.size, rounds, body.starts_at, body.check_in_minutes
+        player,
+        body.name,
+        game,
+        body.size,
+        rounds,
+        body.starts_at,
+        body.check_in_minutes,
+        body.rated,
     )
     return tournament_out(made, player)
 
@@ -326,7 +340,7 @@ async def enter(
 ) -> TournamentOut:
     """Enter it while it takes entries (twice changes nothing). 409 `tournament_closed`: it
     started or was cancelled; `tournament_full`; 403 `removed_from_tournament`: its host took
-    you out of it."""
+    you out of it; `account_required`: a rated one, and you a guest."""
     return tournament_out(await services.tournaments.enter(tournament_id, player), player)
 
 

@@ -555,6 +555,8 @@ class Tournament(Base):
     check_in_minutes: Mapped[int | None]
     """With a start time: entrants check in during these last minutes before it, and the
     start draws only those who did (``app.rooms.tournaments``); None: no check-in."""
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Its matches move ratings: only accounts enter, and a table with a bot is casual."""
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]

@@ -72,6 +72,7 @@ def _tournament(
         row.swiss_rounds,
         row.starts_at,
         row.check_in_minutes,
+        row.rated,
         row.status,
         row.created_at,
         row.started_at,
@@ -113,6 +114,7 @@ class SqlTournaments:
         swiss_rounds: int | None,
         starts_at: datetime | None,
         check_in_minutes: int | None,
+        rated: bool,
     ) -> None:
         async with self._sessions.begin() as session:
             tournament = m.Tournament(
@@ -126,6 +128,7 @@ class SqlTournaments:
                 swiss_rounds=swiss_rounds,
                 starts_at=starts_at,
                 check_in_minutes=check_in_minutes,
+                rated=rated,
                 status=REGISTERING,
             )
             session.add(tournament)
@@ -240,6 +243,8 @@ class SqlTournaments:
                 raise RoomError("tournament_full", "The tournament has all the entrants it takes.")
             row = await session.get(m.Tournament, tournament_id)
             assert row is not None
+            if row.rated and not player.account:
+                raise RoomError("account_required", "Sign in to enter a rated tournament.")
             session.add(_entry(row, player.id))
 
     async def check_in(self, tournament_id: str, player_id: str) -> None:

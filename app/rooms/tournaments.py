@@ -116,6 +116,8 @@ class Tournament:
     check_in_minutes: int | None
     """With a start time: its entrants check in during its last minutes (``check_in_opens``),
     and the start draws only those who did; None: every entrant is drawn."""
+    rated: bool
+    """Its matches move ratings: only accounts enter it; a table with a bot is casual."""
     status: str
     created_at: datetime
     started_at: datetime | None
@@ -269,6 +271,7 @@ class TournamentBook(Protocol):
         swiss_rounds: int | None,
         starts_at: datetime | None,
         check_in_minutes: int | None,
+        rated: bool,
     ) -> None:
         """Store a registering tournament with its host entered (and checked in, should its
         check-in be open already)."""
@@ -281,7 +284,7 @@ class TournamentBook(Protocol):
     async def enter(self, tournament_id: str, player: Player) -> None:
         """``unknown_tournament``, ``tournament_closed`` (not registering), ``tournament_full``;
         entering twice changes nothing. One who enters while its check-in is open is checked
-        in: they are here."""
+        in: they are here. ``account_required``: a guest, in a rated one."""
 
     async def check_in(self, tournament_id: str, player_id: str) -> None:
         """``unknown_tournament``, ``tournament_closed``, ``no_check_in`` (it asks for none),
@@ -442,10 +445,14 @@ class Director:
         swiss_rounds: int | None = None,
         starts_at: datetime | None = None,
         check_in_minutes: int | None = None,
+        rated: bool = False,
     ) -> Tournament:
         """A tournament taking entries: a knockout, or with ``swiss_rounds`` a Swiss one; with
         ``starts_at``, one that starts by itself then (or once enough have entered after); with
-        ``check_in_minutes`` too, one whose entrants check in in those last minutes."""
+        ``check_in_minutes`` too, one whose entrants check in in those last minutes; ``rated``,
+        one whose matches move ratings, entered by accounts alone."""
+        if rated and not host.account:
+            raise RoomError("account_required", "Sign in to make a rated tournament.")
         least = least_entrants(game)
         if not least <= size <= MAX_ENTRANTS:
             raise RoomError(
@@ -468,7 +475,7 @@ class Director:
         rules = checked_game(game.rules, game.target).to_dict()
         game = Game(game.preset, MappingProxyType(rules.get("house_rules", {})), game.target)
         await self._book.create(
-            tournament_id, host, name, game, size, swiss_rounds, starts_at, check_in_minutes
+            tournament_id, host, name, game, size, swiss_rounds, starts_at, check_in_minutes, rated
         )
         return await self.view(tournament_id)
 
@@ -613,6 +620,9 @@ class Director:
             return True
         (host_seat, host), *others = plan
         assert host.name is not None
+        # A rated tournament's entrants are accounts; a table a bot fills is casual, as quick
+        # play's (a bot's match would move its opponents' ratings).
+        rated = tournament.rated and len(plan) == sum(len(side) for side in sides)
         room = await self._rooms.create(
             host.player_id,
             host.name,
@@ -621,11 +631,12 @@ class Director:
             public=False,
             turn_seconds=self._turn_seconds,
             host_seat=host_seat,
+            rated=rated,
         )
         for seat, entry in others:
             assert entry.name is not None
             try:
-                await room.sit(entry.player_id, entry.name, seat)
+                await room.sit(entry.player_id, entry.name, seat, account=rated)
             except RoomError:
                 log.exception("tournament %s: a seat at table %s", tournament.id, room.config.code)
         if not await self._book.seat(tournament.id, table.round, table.slot, room.config.code):

@@ -12,7 +12,7 @@ import { houseRulesText, lang, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
-import { dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
+import { accountNote, dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
 
 const SIZES = [4, 8, 16, 32];
 const FORMATS = ["knockout", "swiss"];
@@ -81,7 +81,7 @@ export function showTournaments(app) {
           "tr",
           { dataset: { tournament: tn.id, status: tn.status } },
           h("td", {}, h("a", { href: `#/tournaments/${encodeURIComponent(tn.id)}`, text: tn.name })),
-          h("td", { text: tn.format === "swiss" ? `${t(`preset_${tn.preset}`)} · ${t("tn_format_swiss")}` : t(`preset_${tn.preset}`) }),
+          h("td", { text: [t(`preset_${tn.preset}`), tn.format === "swiss" ? t("tn_format_swiss") : null, tn.rated ? t("tn_rated_fact") : null].filter(Boolean).join(" · ") }),
           h("td", { class: "num", text: `${tn.entrants.length}/${tn.size}` }),
           h("td", { text: statusText(tn.status) }),
         );
@@ -127,6 +127,8 @@ function newForm(form, rules) {
   showFormat();
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
   size.value = "8";
+  // Rated tournaments are for accounts, as rated rooms are: a guest reads why, and how.
+  const rated = h("input", { type: "checkbox", id: "tn-rated", name: "tn_rated", disabled: !getPlayer()?.username });
   const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
   // A check-in is counted back from the start time: offered once there is one.
   const checkIn = h("select", { id: "tn-check-in", name: "tn_check_in", "aria-describedby": "tn-check-in-help" }, [
@@ -147,6 +149,7 @@ function newForm(form, rules) {
     h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
+    h("div", { class: "field" }, h("label", { class: "check" }, rated, " ", t("tn_rated")), accountNote()),
     h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
     checkInField,
     h("p", { class: "note", text: t("tn_new_explain") }),
@@ -168,6 +171,7 @@ function newForm(form, rules) {
       const { house_rules, target } = game.read();
       const body = { name: name.value, format: format.value, preset: preset.value, house_rules, size: Number(size.value) };
       if (format.value === "swiss") body.rounds = Number(rounds.value);
+      if (rated.checked) body.rated = true;
       if (startsAt) body.starts_at = startsAt.toISOString();
       if (startsAt && checkIn.value) body.check_in_minutes = Number(checkIn.value);
       if (target !== null) body.target = target;
@@ -216,6 +220,7 @@ export function showTournament(app, id) {
       dots("tn-facts", [
         tn.format === "swiss" ? `${t("tn_format_swiss")}, ${t("tn_rounds_n", { n: tn.rounds })}` : t("tn_format_knockout"),
         t(`preset_${tn.preset}`),
+        tn.rated ? t("tn_rated_fact") : null,
         `${t("target")} ${tn.target}`,
         houseRulesText(tn) || null,
         statusText(tn.status),
@@ -261,6 +266,8 @@ export function showTournament(app, id) {
       // Someone who followed the shared address before ever choosing a name: a name first,
       // then "Enter" (the page is drawn again for them).
       box.append(h("p", { class: "note", text: t("tn_name_first") }), nameForm(() => go(location.hash)));
+    } else if (!entered && tn.rated && !me.username) {
+      box.append(accountNote()); // a guest may follow a rated tournament, not enter it
     } else if (!entered) {
       const full = tn.entrants.length >= tn.size;
       buttons.append(h("button", { type: "button", class: "primary", id: "tn-enter", text: t("tn_enter"), disabled: full, onclick: () => (getPlayer() ? act("POST", "/entry") : nameNeeded()) }));

@@ -619,3 +619,44 @@ async def test_the_host_removes_an_entrant_who_may_not_enter_again(
         409,
         "tournament_closed",
     )
+
+
+async def test_a_rated_tournament_is_for_accounts_and_its_tables_move_ratings(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """A guest may neither make nor enter a rated tournament (403 `account_required`, nothing
+    stored); accounts play it at rated tables, and the conceded final moves both ratings in
+    Belot for two. In a game of partners an odd one out plays with a bot: that table is
+    casual, as quick play's."""
+    ann, bob = await new_account(http, "Ann"), await new_account(http, "Bob")
+    guest = await new_guest(http, "Gus")
+    refused = await http.post(T, json={"name": "Cup", "rated": True}, headers=guest.auth)
+    assert code_of(refused) == (403, "account_required")
+    assert (await http.get(T)).json()["tournaments"] == []
+    tid = (await made(http, ann, preset="bulgarian2", size=4, rated=True))["id"]
+    assert (await read(http, tid))["rated"] is True
+    refused = await http.post(f"{T}/{tid}/entry", headers=guest.auth)
+    assert code_of(refused) == (403, "account_required")
+    await entered(http, tid, [bob])
+    assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
+    code = (await read(http, tid, ann))["you"]["table"]
+    room = (await http.get(f"/api/rooms/{code}", headers=ann.auth)).json()["room"]
+    assert room["rated"] is True
+    await concede_at(server, code, bob)
+    state = await until(http, tid, lambda s: s["status"] == "finished")
+    assert [e["id"] for e in state["units"][state["champion"]]] == [ann.id]
+
+    async def rated_both() -> bool:
+        profiles = [(await http.get(f"/api/players/{who.id}/profile")).json() for who in (ann, bob)]
+        return all([r["preset"] for r in p["ratings"]] == ["bulgarian2"] for p in profiles)
+
+    await eventually(rated_both)
+
+    pairs = (await made(http, ann, preset="bulgarian", size=4, rated=True))["id"]
+    cy = await new_account(http, "Cy")
+    await entered(http, pairs, [bob, cy])  # three: a pair, and one with a bot
+    assert (await http.post(f"{T}/{pairs}/start", headers=ann.auth)).is_success
+    tables = {(await read(http, pairs, who))["you"]["table"] for who in (ann, bob, cy)}
+    [table] = tables
+    room = (await http.get(f"/api/rooms/{table}", headers=ann.auth)).json()["room"]
+    assert room["rated"] is False

@@ -429,3 +429,35 @@ def test_the_host_removes_an_entrant_once_asked(new_page: Any, artifacts: Path) 
     told = bob.wait_for_selector("#tn-removed")
     assert told.inner_text().startswith("Организаторът ви отстрани")
     assert bob.query_selector("#tn-enter") is None
+
+
+def test_a_rated_tournament_is_made_by_an_account_and_a_guest_is_told_why_not_to_enter(
+    new_page: Any,
+) -> None:
+    """The form's "Rated" is for accounts (a guest's box is off, with the note on how); an
+    account's rated tournament says so, in the list too, and a guest who follows its address
+    reads that rated play needs an account, with no "Enter"."""
+    guest = new_page(locale="fr-FR")
+    ui.set_name(guest, "Gus")
+    guest.goto("/#/tournaments")
+    guest.wait_for_selector("#tn-rated")
+    assert guest.is_disabled("#tn-rated")
+    assert "comptes" in guest.inner_text("#tournament-form .account-note")
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    ui.become_account(ann)
+    ann.goto("/#/tournaments")
+    ann.fill("#tn-name", "Ranked night")
+    ann.select_option("#tn-preset", "bulgarian2")
+    ann.check("#tn-rated")
+    assert ann.query_selector("#tournament-form .account-note") is None
+    ann.click("#tn-create")
+    ann.wait_for_selector("#tournament[data-status=registering] #tn-entrants")
+    assert "Rated" in ann.inner_text(".tn-facts")
+    guest.goto(ann.url)
+    guest.wait_for_selector("#tournament .account-note")
+    assert guest.query_selector("#tn-enter") is None
+    assert "Classé" in guest.inner_text(".tn-facts")
+    guest.goto("/#/tournaments")
+    row = guest.wait_for_selector(f"tr[data-tournament='{ann.url.rsplit('/', 1)[1]}']")
+    assert "Classé" in row.inner_text()
