@@ -128,7 +128,7 @@ function newForm(form, rules) {
   const size = h("select", { id: "tn-size", name: "tn_size" }, SIZES.map((n) => h("option", { value: String(n), text: String(n) })));
   size.value = "8";
   // Rated tournaments are for accounts, as rated rooms are: a guest reads why, and how.
-  const rated = h("input", { type: "checkbox", id: "tn-rated", name: "tn_rated", disabled: !getPlayer()?.username });
+  const rated = h("input", { type: "checkbox", id: "tn-rated", name: "tn_rated", disabled: !getPlayer()?.username, "aria-describedby": "tn-rated-help" });
   const starts = h("input", { id: "tn-starts", name: "tn_starts", type: "datetime-local", "aria-describedby": "tn-starts-help" });
   // A check-in is counted back from the start time: offered once there is one.
   const checkIn = h("select", { id: "tn-check-in", name: "tn_check_in", "aria-describedby": "tn-check-in-help" }, [
@@ -149,7 +149,7 @@ function newForm(form, rules) {
     h("div", { class: "field" }, h("label", { for: "tn-preset", text: t("preset") }), preset),
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
-    h("div", { class: "field" }, h("label", { class: "check" }, rated, " ", t("tn_rated")), accountNote()),
+    h("div", { class: "field" }, h("label", { class: "check" }, rated, " ", t("tn_rated")), h("p", { class: "explain", id: "tn-rated-help", text: t("tn_rated_help") }), accountNote()),
     h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
     checkInField,
     h("p", { class: "note", text: t("tn_new_explain") }),
