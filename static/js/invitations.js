@@ -27,7 +27,7 @@ let tables = []; // the tables where the reader's tournament matches are on, as 
 let checkIns = []; // the tournaments waiting for the reader to check in, as last read
 let asked = 0; // the newest read wins: a slow answer for a page left is dropped
 let drawn = null; // what the bar shows, as drawn last
-let called = new Set(); // the tournament tables and check-ins the reader was called to already
+let called = null; // the tournament tables and check-ins read already (null: none read yet)
 
 function draw(answered = false) {
   const box = document.getElementById("invitations");
@@ -38,7 +38,7 @@ function draw(answered = false) {
   const due = checkIns.filter((x) => x.tournament.id !== place.tournament);
   if (answered) box.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
   // The tab calls from that tournament's own page too: the reader may wait there, in another tab.
-  callTheReader(tables.filter((x) => x.room !== place.room), checkIns);
+  callTheReader(tables.filter((x) => x.room !== place.room), checkIns, answered);
   box.hidden = !shown.length && !asks.length && !mine.length && !due.length;
   // Drawn again only if something changed: a reader's focus on "Go to the table" stays put.
   const key = JSON.stringify([lang(), shown, asks, mine, due]);
@@ -71,12 +71,15 @@ async function read() {
 }
 
 /** A tournament calls the reader (their match is on, or they may check in): the tab says so
- * (signal.js), and a new call sounds the turn's chime when sound is on, for a reader who waits
- * for the next round on another tab or page; a bot would play their match for them. */
-function callTheReader(on, due) {
+ * (signal.js), and a call the server had not made before sounds the turn's chime when sound is
+ * on, for a reader who waits for the next round on another tab or page; a bot would play their
+ * match for them. Not the calls of the page's first answer, nor one the reader left (their own
+ * table's, as they go to another page). */
+function callTheReader(on, due, answered) {
   tabSignal("tournament", on.length ? "tn_signal_match" : due.length ? "tn_signal_check_in" : null);
-  const now = new Set([...on.map((x) => `table:${x.room}`), ...due.map((x) => `check-in:${x.tournament.id}`)]);
-  if ([...now].some((call) => !called.has(call))) playSound("turn");
+  if (!answered) return;
+  const now = new Set([...tables.map((x) => `table:${x.room}`), ...checkIns.map((x) => `check-in:${x.tournament.id}`)]);
+  if (called && [...now].some((call) => !called.has(call))) playSound("turn");
   called = now;
 }
 
