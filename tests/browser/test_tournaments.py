@@ -461,3 +461,51 @@ def test_a_rated_tournament_is_made_by_an_account_and_a_guest_is_told_why_not_to
     guest.goto("/#/tournaments")
     row = guest.wait_for_selector(f"tr[data-tournament='{ann.url.rsplit('/', 1)[1]}']")
     assert "Classé" in row.inner_text()
+
+
+# Counts the tones the page makes (sound.js): a chime is two.
+COUNT_TONES = """() => {
+  window.__tones = 0;
+  const Made = window.AudioContext;
+  window.AudioContext = class extends Made {
+    createOscillator() { window.__tones += 1; return super.createOscillator(); }
+  };
+  localStorage.setItem('belote.prefs', JSON.stringify({ sound: true }));
+}"""
+READ = "r => document.querySelector('#invitations').dataset.read !== r"
+
+
+def read_again(page: Any, address: str) -> None:
+    """Go to ``address`` and wait for the invitations' answer there."""
+    before = page.get_attribute("#invitations", "data-read")
+    page.goto(address)
+    page.wait_for_function(READ, arg=before)
+
+
+def test_a_new_match_of_yours_chimes_once_with_sound_on(new_page: Any) -> None:
+    """With sound on, a player elsewhere on the site hears the turn's chime when their match
+    of a tournament is on — once: not again on another page, nor on the first answer of a page
+    opened anew (they were told)."""
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    address = make(ann, "Friday cup", "bulgarian2", 4)
+    bob = new_page()
+    bob.add_init_script(f"({COUNT_TONES})()")
+    ui.set_name(bob, "Bob")
+    bob.goto(address)
+    bob.click("#tn-enter")
+    entrants(bob, 2)
+    read_again(bob, "/#/history")
+    assert bob.evaluate("() => window.__tones") == 0
+    entrants(ann, 2)
+    ann.click("#tn-start")
+    ann.wait_for_selector("#tournament[data-status=playing] #tn-bracket")
+    read_again(bob, "/#/")
+    bob.wait_for_selector("#invitations .tournament-table")
+    assert bob.evaluate("() => window.__tones") == 2
+    read_again(bob, "/#/history")
+    assert bob.evaluate("() => window.__tones") == 2  # the same call: no chime
+    bob.reload()  # a page opened anew: told by the bar and the title, not by a chime
+    bob.wait_for_selector("#invitations .tournament-table")
+    assert bob.title() == "● Your match is on — Belote"
+    assert bob.evaluate("() => window.__tones") == 0
