@@ -481,7 +481,8 @@ class Director:
 
     async def view(self, tournament_id: str) -> Tournament:
         """The tournament as stored. Reading it moves nothing on (a table's match end and the
-        sweep do): a page that asks every few seconds costs four queries (the removals now too), not a pass."""
+        sweep do): a page that asks every few seconds costs four queries (with the removals),
+        not a pass."""
         tournament = await self._book.load(tournament_id)
         if tournament is None:
             raise RoomError("unknown_tournament", "There is no such tournament.")
