@@ -67,16 +67,47 @@ async def play_round(
     return met
 
 
-async def until(http: httpx.AsyncClient, tournament_id: str, done: Any) -> Any:
+async def until(
+    http: httpx.AsyncClient, tournament_id: str, done: Any, server: Server | None = None
+) -> Any:
     """The tournament once ``done(state)``: the server moves it on in its own time (a wait
     for its work, bounded, not a race: 30 s, as a loaded machine's PostgreSQL run went past
-    10)."""
+    10). Given the in-process ``server``, a wait that fails says what its director and the
+    rooms of the undecided tables were doing (a fresh-clone run once found a table's result
+    not read in 30 s, and the tournament's state alone could not say why)."""
     for _ in range(600):
         state = await read(http, tournament_id)
         if done(state):
             return state
         await asyncio.sleep(0.05)
-    raise AssertionError(f"the tournament did not get there: {state}")
+    why = "" if server is None else await director_state(server, tournament_id)
+    raise AssertionError(f"the tournament did not get there: {state}{why}")
+
+
+async def director_state(server: Server, tournament_id: str) -> str:
+    """What the server's director and the rooms of the tournament's undecided tables hold."""
+    assert server.app is not None
+    services = server.app.state.services
+    director = services.tournaments
+    task = director._task
+    lines = [
+        f"director task: {task!r}",
+        f"locks held: {[t for t, (lock, _) in director._locks.items() if lock.locked()]}",
+        f"ends not read yet: {director._ended}",
+    ]
+    if task is not None and task.done() and not task.cancelled():
+        lines.append(f"its end: {task.exception()!r}")
+    tournament = await director.view(tournament_id)
+    for table in tournament.matches:
+        if table.winner is None and table.room_code is not None:
+            room = await services.rooms.get(table.room_code)
+            match = None if room is None else room.match
+            lines.append(
+                f"table {table.round, table.slot}: room "
+                f"{None if room is None else (room.status, room.conceded, room.concede_votes)}, "
+                f"match {None if match is None else match.match_id}"
+            )
+    return "\n" + "\n".join(lines)
 
 
 async def test_a_knockout_of_five_is_played_to_its_champion(
@@ -114,6 +145,7 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
                 t["winner"] is not None for t in s["tables"] if (t["round"], t["slot"]) == (1, 1)
             )
         ),
+        server,
     )
     assert [(t["a"], t["b"]) for t in state["tables"] if t["round"] == 1] == [(0, 3), (1, 2)]
     played = {(t["round"], t["slot"]): t for t in state["tables"]}
@@ -121,11 +153,11 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     assert played[0, 1]["scores"] is not None and played[1, 1]["winner"] == 1
     assert played[0, 1]["conceded"] is True and played[0, 0]["conceded"] is False  # a bye
     await play_round(http, server, state["id"], by_id)
-    state = await until(http, state["id"], lambda s: len(s["tables"]) == 7)
+    state = await until(http, state["id"], lambda s: len(s["tables"]) == 7, server)
     final = state["tables"][-1]
     assert (final["round"], final["a"], final["b"]) == (2, 0, 1)
     await play_round(http, server, state["id"], by_id)
-    state = await until(http, state["id"], lambda s: s["status"] == "finished")
+    state = await until(http, state["id"], lambda s: s["status"] == "finished", server)
     assert state["champion"] == 0 and state["tables"][-1]["winner"] == 0
     for guest in guests:  # no table is on any more
         told = (await http.get("/api/players/me/invitations", headers=guest.auth)).json()
@@ -167,6 +199,7 @@ async def test_a_swiss_tournament_plays_every_round_and_its_standings_decide(
                 any(t["round"] == r for t in s["tables"])
                 and all(t["playing"] or t["b"] is None for t in s["tables"] if t["round"] == r)
             ),
+            server,
         )
         await play_round(http, server, state["id"], by_id)
         await until(
@@ -176,8 +209,9 @@ async def test_a_swiss_tournament_plays_every_round_and_its_standings_decide(
                 all(t["winner"] is not None for t in s["tables"] if t["round"] == r)
                 or s["status"] == "finished"
             ),
+            server,
         )
-    state = await until(http, tournament["id"], lambda s: s["status"] == "finished")
+    state = await until(http, tournament["id"], lambda s: s["status"] == "finished", server)
     met: set[frozenset[int]] = set()
     rested: list[int] = []
     for round_ in range(3):
@@ -437,7 +471,7 @@ async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
     assert (await erase(http, ann)).status_code == 204
     assert (await read(http, hers))["status"] == "cancelled"
     assert [e["id"] for e in (await read(http, bobs))["entrants"]] == [bob.id]
-    final = await until(http, played, lambda s: s["status"] == "finished")
+    final = await until(http, played, lambda s: s["status"] == "finished", server)
     assert {e["id"]: e["name"] for e in final["entrants"]} == {bob.id: "Bob", ann.id: None}
     assert final["units"][final["champion"]] == [{"id": bob.id, "name": "Bob"}]
 
@@ -643,7 +677,7 @@ async def test_a_rated_tournament_is_for_accounts_and_its_tables_move_ratings(
     room = (await http.get(f"/api/rooms/{code}", headers=ann.auth)).json()["room"]
     assert room["rated"] is True
     await concede_at(server, code, bob)
-    state = await until(http, tid, lambda s: s["status"] == "finished")
+    state = await until(http, tid, lambda s: s["status"] == "finished", server)
     assert [e["id"] for e in state["units"][state["champion"]]] == [ann.id]
 
     async def rated_both() -> bool:
