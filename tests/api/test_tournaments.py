@@ -55,8 +55,16 @@ async def concede_at(server: Server, code: str, guest: Guest) -> None:
 async def play_round(
     http: httpx.AsyncClient, server: Server, tournament_id: str, guests: dict[str, Guest]
 ) -> list[tuple[int, int | None]]:
-    """Every table being played is lost by its second side (``b``); the units that met."""
-    state = await read(http, tournament_id)
+    """Every table being played is lost by its second side (``b``); the units that met. The
+    director stores a match before it opens its table: the round is played once every match
+    without a winner has its table (read sooner, one made a moment ago would be left unplayed
+    and the tournament wait for it — the landing run of stop 42 lost a knockout so)."""
+    state = await until(
+        http,
+        tournament_id,
+        lambda s: all(t["playing"] for t in s["tables"] if t["winner"] is None),
+        server,
+    )
     met = []
     for table in [t for t in state["tables"] if t["playing"]]:
         loser = state["units"][table["b"]][0]["id"]
