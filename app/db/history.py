@@ -5,10 +5,11 @@ thing the server holds. Records are rebuilt by replaying the stored action log t
 engine, so an export is validated by the same code that validated the play.
 
 Who may read what (docs/protocol.md, "Who may read history"): a public room's matches, anyone; a
-private room's, only the players who sat in them. A private room's code is a capability and a
-match names its room, so a private match is shown to nobody who did not already hold the code.
-A match the reader may not read is answered exactly as a missing one (None), so its existence
-does not leak either.
+private room's, only the players who sat in them — but for the match that decided a tournament's
+table, which is the bracket's result and read by anyone, as the bracket is. A private room's
+code is a capability and a match names its room, so a private room's match names it only to
+those who sat in it (``room`` is null for anyone else). A match the reader may not read is
+answered exactly as a missing one (None), so its existence does not leak either.
 """
 
 from __future__ import annotations
@@ -41,12 +42,26 @@ def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
 
 def _readable_by(reader: str | None) -> ColumnElement[bool]:
     """The matches ``reader`` (a player id; None: anonymous) may read, in a query that joins
-    ``Match`` to its ``Room``: a public room's, or one the reader played in."""
+    ``Match`` to its ``Room``: a public room's, one that decided a tournament's table (finished
+    by then: a table is decided by a finished match), or one the reader played in."""
     public = m.Room.public.is_(True)
+    decided = exists().where(m.TournamentMatch.match_id == m.Match.id)
     if reader is None:
-        return public
+        return or_(public, decided)
     seat = aliased(m.MatchSeat)
-    return or_(public, exists().where(seat.match_id == m.Match.id, seat.player_id == reader))
+    played = exists().where(seat.match_id == m.Match.id, seat.player_id == reader)
+    return or_(public, decided, played)
+
+
+def _room_for(
+    reader: str | None, public: bool, code: str, seats: list[dict[str, Any]]
+) -> str | None:
+    """The room's code as ``reader`` may see it: a public room's, or a private one's to those who
+    sat in the match (they held the code); None to anyone else, who reads a tournament table's
+    match without the capability its code is."""
+    if public or (reader is not None and any(s["player"] == reader for s in seats)):
+        return code
+    return None
 
 
 class History:
@@ -59,7 +74,7 @@ class History:
         """A player's matches that ``reader`` may read (all of them for the player), newest
         first."""
         query = (
-            select(m.Match, m.MatchSeat.seat, m.Room.code)
+            select(m.Match, m.MatchSeat.seat, m.Room.code, m.Room.public)
             .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
             .join(m.Room, m.Room.id == m.Match.room_id)
             .where(m.MatchSeat.player_id == player_id)
@@ -70,10 +85,11 @@ class History:
             query = query.where(_readable_by(reader))
         async with self._sessions() as session:
             rows = (await session.execute(query)).all()
-            seats = await self._seats_of(session, [match.id for match, _, _ in rows])
+            seats = await self._seats_of(session, [match.id for match, *_ in rows])
         out = []
-        for match, seat, code in rows:
-            summary = self._summary(match, code, seats.get(match.id, []))
+        for match, seat, code, public in rows:
+            sat = seats.get(match.id, [])
+            summary = self._summary(match, _room_for(reader, public, code, sat), sat)
             side = next(i for i, members in enumerate(summary["sides"]) if seat in members)
             out.append({**summary, "your_seat": seat, "your_side": side})
         return out
@@ -111,22 +127,22 @@ class History:
         async with self._sessions() as session:
             row = (
                 await session.execute(
-                    select(m.Match, m.Room.code)
+                    select(m.Match, m.Room.code, m.Room.public)
                     .join(m.Room, m.Room.id == m.Match.room_id)
                     .where(m.Match.id == match_id, _readable_by(reader))
                 )
             ).first()
             if row is None:
                 return None
-            match, code = row
-            seats = await self._seats_of(session, [match_id])
+            match, code, public = row
+            sat = (await self._seats_of(session, [match_id])).get(match_id, [])
             deals = (
                 await session.scalars(
                     select(m.Deal).where(m.Deal.match_id == match_id).order_by(m.Deal.number)
                 )
             ).all()
         return {
-            **self._summary(match, code, seats.get(match_id, [])),
+            **self._summary(match, _room_for(reader, public, code, sat), sat),
             "deals": [
                 {
                     "number": d.number,
@@ -237,7 +253,7 @@ class History:
         return {key: _seats(value) for key, value in grouped.items()}
 
     @staticmethod
-    def _summary(match: m.Match, code: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    def _summary(match: m.Match, code: str | None, seats: list[dict[str, Any]]) -> dict[str, Any]:
         return {
             "id": match.id,
             "room": code,

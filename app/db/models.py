@@ -610,7 +610,7 @@ class TournamentMatch(Base):
     unit_a: Mapped[int]
     unit_b: Mapped[int | None]
     room_code: Mapped[str | None] = mapped_column(String(32), index=True)
-    match_id: Mapped[str | None] = mapped_column(String(32))
+    match_id: Mapped[str | None] = mapped_column(String(32), index=True)
     winner: Mapped[int | None]
     scores: Mapped[list[Any] | None] = mapped_column(JSON)
     conceded: Mapped[bool] = mapped_column(default=False, server_default=false())

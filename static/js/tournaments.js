@@ -391,7 +391,10 @@ export function showTournament(app, id) {
       { class: `tn-match${mine ? " tn-mine" : ""}`, dataset: { round: String(table.round), slot: String(table.slot) } },
       h("ul", {}, side(table.a, scores[0]), side(table.b, scores[1])),
       state ? h("p", { class: "tn-state", text: state }) : null,
-      mine && table.match_id ? h("a", { href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet") }) : null,
+      // A decided table's match is read by anyone (the bracket's result), without its room's code.
+      table.match_id
+        ? h("a", { class: "tn-scoresheet", href: `#/m/${encodeURIComponent(table.match_id)}`, text: t("tn_scoresheet"), "aria-label": t("tn_scoresheet_label", { a: name(table.a), b: name(table.b) }) })
+        : null,
       // Anyone may watch a table being played, by its watch code (no seat, no chat by it).
       table.playing && table.watch && !mine
         ? h("a", { class: "tn-watch", href: `#/r/${encodeURIComponent(table.watch)}`, text: t("tn_watch"), "aria-label": t("tn_watch_label", { a: name(table.a), b: name(table.b) }) })

@@ -164,19 +164,37 @@ async def test_a_knockout_of_five_is_played_to_its_champion(
     state = await until(http, state["id"], lambda s: len(s["tables"]) == 7, server)
     final = state["tables"][-1]
     assert (final["round"], final["a"], final["b"]) == (2, 0, 1)
+    # A table being played is its players' alone: its match is no decided table's yet.
+    finalist = by_id[state["units"][0][0]["id"]]
+    theirs = (await http.get(f"/api/players/{finalist.id}/matches", headers=finalist.auth)).json()
+    seen = (await http.get(f"/api/players/{finalist.id}/matches")).json()
+    assert [m["finished"] for m in theirs] == [False, True]  # the final, then round 1's
+    semi_final = next(t for t in state["tables"] if (t["round"], t["slot"]) == (1, 0))
+    assert [m["id"] for m in seen] == [theirs[1]["id"]] == [semi_final["match_id"]]
     await play_round(http, server, state["id"], by_id)
     state = await until(http, state["id"], lambda s: s["status"] == "finished", server)
     assert state["champion"] == 0 and state["tables"][-1]["winner"] == 0
     for guest in guests:  # no table is on any more
         told = (await http.get("/api/players/me/invitations", headers=guest.auth)).json()
         assert told["tournament_tables"] == []
-    # Each match is a stored match of the history, read by its players (a private room's).
+    # Each match is a stored match of the history. Its players read it with the room's code;
+    # anyone else — the bracket is public, and so is the match that decided a table — reads it
+    # and its records without the code, which stays a capability of those who sat there.
     champion = by_id[state["units"][0][0]["id"]]
     path = f"/api/matches/{state['tables'][-1]['match_id']}"
     match = await http.get(path, headers=champion.auth)
     assert match.status_code == 200, match.text
-    assert match.json()["winner"] == 0
-    assert code_of(await http.get(path)) == (404, "unknown_match")
+    assert match.json()["winner"] == 0 and match.json()["room"] is not None
+    stranger = await new_guest(http, "Fay")
+    loser = by_id[state["units"][2][0]["id"]]  # lost in round 1: not at the final
+    for headers in (None, stranger.auth, loser.auth):
+        read_by_another = await http.get(path, headers=headers)
+        assert read_by_another.status_code == 200, read_by_another.text
+        assert read_by_another.json() == match.json() | {"room": None}
+        assert (await http.get(f"{path}/record", headers=headers)).status_code == 200
+        listed_matches = await http.get(f"/api/players/{champion.id}/matches", headers=headers)
+        assert {m["id"]: m["room"] for m in listed_matches.json()}[match.json()["id"]] is None
+    assert match.json()["room"] not in json.dumps(read_by_another.json())
     listed = (await http.get(T)).json()["tournaments"]
     assert [t["status"] for t in listed if t["id"] == state["id"]] == ["finished"]
 

@@ -133,6 +133,16 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     bob.click("#match-over #back-to-tournament")
     assert bob.wait_for_selector("#tn-champion").inner_text() == "Vainqueur du tournoi : Ann"
     assert bob.query_selector("#tn-go") is None
+    # The watcher, who played no match, reads the decided table's match from the bracket: the
+    # match page, without the table's code.
+    cy.click("#match-over #back-to-tournament")
+    sheet = cy.wait_for_selector(".tn-match .tn-scoresheet")
+    label = sheet.get_attribute("aria-label")
+    assert label in ("Резултати от Ann срещу Bob", "Резултати от Bob срещу Ann")
+    sheet.click()
+    cy.wait_for_selector("#match h2")
+    assert cy.query_selector("#match #download-match") is not None
+    assert room["code"] not in cy.content()
     ann.goto("/#/tournaments")
     row = ann.wait_for_selector(
         f"#tournament-list tr[data-tournament='{address.rsplit('/', 1)[1]}']"
