@@ -8,6 +8,7 @@ import gzip
 import os
 import re
 import shutil
+import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -189,6 +190,14 @@ async def test_the_app_manifest_names_what_a_phone_installs(files: httpx.AsyncCl
         art = await files.get(icon["src"])
         assert art.status_code == 200
         assert art.headers["content-type"].startswith(icon["type"])
+    # iOS takes no SVG for a home-screen icon: a 180 px PNG, named by the page and at the
+    # address Safari asks for without one (test_install.py checks it looks like the SVG).
+    assert '<link rel="apple-touch-icon" href="/apple-touch-icon.png">' in page
+    touch = await files.get("/apple-touch-icon.png")
+    assert touch.headers["content-type"] == "image/png"
+    header = touch.content[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n" and header[12:16] == b"IHDR"
+    assert struct.unpack(">II", header[16:24]) == (180, 180)
 
 
 async def raw(http: httpx.AsyncClient, path: str, encoding: str) -> tuple[httpx.Headers, bytes]:
