@@ -136,8 +136,13 @@ function newForm(form, rules) {
     ...CHECK_IN_MINUTES.map((n) => h("option", { value: String(n), text: t("tn_check_in_minutes", { n }) })),
   ]);
   const checkInField = h("div", { class: "field" }, h("label", { for: "tn-check-in", text: t("tn_check_in") }), checkIn, h("p", { class: "explain", id: "tn-check-in-help", text: t("tn_check_in_help") }));
+  // The box shows the time in the browser's own format and language, whatever the page's:
+  // the time chosen is said again beneath it in the page's words.
+  const said = h("output", { id: "tn-starts-said", for: "tn-starts", class: "explain", "aria-live": "polite" });
   const showCheckIn = () => {
     checkInField.hidden = !starts.value;
+    const chosen = starts.value ? new Date(starts.value) : null;
+    said.textContent = chosen && !Number.isNaN(chosen.getTime()) ? t("tn_starts_said", { time: chosen.toLocaleString(lang(), { dateStyle: "full", timeStyle: "short" }) }) : "";
   };
   starts.addEventListener("input", showCheckIn);
   showCheckIn();
@@ -150,7 +155,7 @@ function newForm(form, rules) {
     game.ruleFields(),
     h("div", { class: "field" }, h("label", { for: "tn-size", text: t("tn_size") }), size),
     h("div", { class: "field" }, h("label", { class: "check" }, rated, " ", t("tn_rated")), h("p", { class: "explain", id: "tn-rated-help", text: t("tn_rated_help") }), accountNote()),
-    h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
+    h("div", { class: "field" }, h("label", { for: "tn-starts", text: t("tn_starts") }), starts, said, h("p", { class: "explain", id: "tn-starts-help", text: t("tn_starts_help") })),
     checkInField,
     h("p", { class: "note", text: t("tn_new_explain") }),
     button,

@@ -137,10 +137,12 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     # match page, without the table's code.
     cy.click("#match-over #back-to-tournament")
     sheet = cy.wait_for_selector(".tn-match .tn-scoresheet")
+    cy.screenshot(path=str(artifacts / "tournament-finished-watcher-bg.png"), full_page=True)
     label = sheet.get_attribute("aria-label")
     assert label in ("Резултати от Ann срещу Bob", "Резултати от Bob срещу Ann")
     sheet.click()
     cy.wait_for_selector("#match h2")
+    cy.screenshot(path=str(artifacts / "tournament-match-watcher-bg.png"), full_page=True)
     assert cy.query_selector("#match #download-match") is not None
     assert room["code"] not in cy.content()
     ann.goto("/#/tournaments")
@@ -321,7 +323,10 @@ def test_a_start_time_is_chosen_in_the_reader_s_own_time(new_page: Any) -> None:
     ui.set_name(page, "Ann")
     page.goto("/#/tournaments")
     page.fill("#tn-name", "Soirée")
+    assert page.inner_text("#tn-starts-said") == ""
     page.fill("#tn-starts", "2020-01-01T20:00")
+    # The box is in the browser's own format; beneath it the time is said in the page's words.
+    assert page.inner_text("#tn-starts-said") == "mercredi 1 janvier 2020 à 20:00, à votre heure"
     page.click("#tn-create")
     refused = page.wait_for_selector(".toast[data-code=tn_bad_start]")
     assert refused.inner_text().startswith("Choisissez une heure de début")
