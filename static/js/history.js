@@ -173,7 +173,8 @@ export function showMatch(app, matchId) {
             "li",
             {},
             h("span", { text: `${t("deal_n", { n: d.number })} · ` }),
-            d.result && !d.result.void ? contractBadge(d.result.contract, d.result.multiplier) : h("span", { text: d.finished ? t("void_deal") : t("unfinished") }),
+            // A deal left unfinished by a match that is over (conceded) was never played out.
+            d.result && !d.result.void ? contractBadge(d.result.contract, d.result.multiplier) : h("span", { text: t(d.finished ? "void_deal" : match.finished ? "not_played_out" : "unfinished") }),
             " ",
             d.finished ? h("a", { class: "button", href: `#/m/${encodeURIComponent(matchId)}/d/${d.number}`, text: t("replay") }) : null,
             d.finished ? [" ", h("span", { class: "shuffle-check", dataset: { deal: String(d.number) } })] : null,

@@ -142,6 +142,8 @@ def test_a_tournament_from_its_making_to_its_champion(new_page: Any, artifacts: 
     assert label in ("Резултати от Ann срещу Bob", "Резултати от Bob срещу Ann")
     sheet.click()
     cy.wait_for_selector("#match h2")
+    # Bob conceded during the first deal: it was never played out (not "in progress").
+    assert cy.inner_text("#match .deal-list li") == "Раздаване 1 · не е доиграно"
     cy.screenshot(path=str(artifacts / "tournament-match-watcher-bg.png"), full_page=True)
     assert cy.query_selector("#match #download-match") is not None
     assert room["code"] not in cy.content()
