@@ -105,6 +105,10 @@ class EntrantOut(BaseModel):
 
 class EntryOut(EntrantOut):
     checked_in: bool = Field(description="They checked in (a tournament with check-in).")
+    partner: str | None = Field(
+        description="The entrant they will play with: the two asked for each other (a game of "
+        "partners; the start draws them as one unit). None: drawn with anyone."
+    )
 
 
 class TableOut(BaseModel):
@@ -127,6 +131,12 @@ class YouOut(BaseModel):
     entered: bool
     checked_in: bool = Field(description="You checked in (a tournament with check-in).")
     removed: bool = Field(description="Its host took you out of it: you may not enter again.")
+    partner: str | None = Field(
+        description="The entrant you asked to play with (whether or not they asked back)."
+    )
+    asked_by: list[str] = Field(
+        description="The entrants who asked to play with you and whom you have not asked back."
+    )
     unit: int | None
     table: str | None = Field(
         description="The code of the table where your unit plays now, for you alone."
@@ -194,6 +204,7 @@ class TournamentsOut(BaseModel):
 def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentOut:
     """What anyone may read of ``tournament``, and what ``reader`` alone may."""
     units = tournament.units
+    partners = tournament.partners
     game = tournament.game
     you = None
     if reader is not None:
@@ -207,10 +218,17 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
             ),
             None,
         )
+        asked_me = [
+            e.player_id
+            for e in tournament.entries
+            if e.partner_id == reader.id and (mine is None or mine.partner_id != e.player_id)
+        ]
         you = YouOut(
             entered=mine is not None,
             checked_in=mine is not None and mine.checked_in,
             removed=reader.id in tournament.removed,
+            partner=None if mine is None else mine.partner_id,
+            asked_by=asked_me,
             unit=unit,
             table=table,
         )
@@ -230,7 +248,12 @@ def tournament_out(tournament: Tournament, reader: Player | None) -> TournamentO
         started_at=tournament.started_at,
         finished_at=tournament.finished_at,
         entrants=[
-            EntryOut(id=e.player_id, name=e.name, checked_in=e.checked_in)
+            EntryOut(
+                id=e.player_id,
+                name=e.name,
+                checked_in=e.checked_in,
+                partner=partners.get(e.player_id),
+            )
             for e in tournament.entries
         ],
         units=[
@@ -357,6 +380,29 @@ async def check_in(
     only those who did are drawn. 409 `tournament_closed`, `no_check_in` (it asks for none),
     `check_in_not_open` (not yet: `check_in_opens_at`), `not_entered`."""
     return tournament_out(await services.tournaments.check_in(tournament_id, player.id), player)
+
+
+class PartnerIn(Body):
+    partner: str | None = Field(
+        pattern=HEX, description="The entrant to play with; null: with anyone the draw gives."
+    )
+
+
+@router.put(
+    "/{tournament_id}/partner",
+    response_model=TournamentOut,
+    responses=responses(404, 409, 422),
+)
+async def partner(
+    tournament_id: TournamentId, body: PartnerIn, player: PlayerDep, services: ServicesDep
+) -> TournamentOut:
+    """Ask to play with another entrant, in a game of partners, before the start (asking again
+    replaces the ask; null takes it back): two who ask for each other are drawn as one unit,
+    the others at random. Only the two of them learn of an ask that is not answered. 409
+    `tournament_closed`, `not_entered`, `not_an_entrant` (they have not entered); 422
+    `bad_request`: yourself, or a game where each plays alone."""
+    chosen = await services.tournaments.partner(tournament_id, player.id, body.partner)
+    return tournament_out(chosen, player)
 
 
 @router.delete(

@@ -112,12 +112,13 @@ async def _document(session: AsyncSession, player_id: str) -> dict[str, Any]:
                 m.Tournament.status,
                 m.TournamentEntry.joined_at,
                 m.TournamentEntry.checked_in_at,
+                m.TournamentEntry.partner_id,
                 m.TournamentEntry.unit,
             )
             .join(m.TournamentEntry, m.TournamentEntry.tournament_id == m.Tournament.id)
             .where(m.TournamentEntry.player_id == player_id)
             .order_by(m.TournamentEntry.joined_at),
-            ("id", "name", "preset", "status", "entered_at", "checked_in_at", "unit"),
+            ("id", "name", "preset", "status", "entered_at", "checked_in_at", "partner", "unit"),
         ),
         "tournament_removals": await _rows(
             session,

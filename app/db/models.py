@@ -579,6 +579,9 @@ class TournamentEntry(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     checked_in_at: Mapped[datetime | None]
     """When they checked in (a tournament with check-in); None: not (yet)."""
+    partner_id: Mapped[str | None] = mapped_column(String(32))
+    """The entrant they asked to play with (a game of partners): two who name each other are
+    drawn as one unit; None: drawn with anyone."""
 
 
 class TournamentRemoval(Base):

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models as m
-from app.rooms.bracket import Pairing
+from app.rooms.bracket import Pairing, mutual_partners
 from app.rooms.errors import RoomError
 from app.rooms.ports import Player
 from app.rooms.tournaments import (
@@ -79,7 +79,13 @@ def _tournament(
         row.finished_at,
         row.champion,
         tuple(
-            Entry(e.player_id, names.get(e.player_id), e.unit, e.checked_in_at is not None)
+            Entry(
+                e.player_id,
+                names.get(e.player_id),
+                e.unit,
+                e.checked_in_at is not None,
+                e.partner_id,
+            )
             for e in entries
         ),
         tuple(
@@ -289,6 +295,19 @@ class SqlTournaments:
                 if row.starts_at is not None and _check_in_time(row, now) is not None
             ]
 
+    async def partner(self, tournament_id: str, player_id: str, partner_id: str | None) -> None:
+        async with self._sessions.begin() as session:
+            await self._registering(session, tournament_id)
+            entry = await session.get(m.TournamentEntry, (tournament_id, player_id))
+            if entry is None:
+                raise RoomError("not_entered", "You have not entered this tournament.")
+            if partner_id is not None:
+                if partner_id == player_id:
+                    raise RoomError("bad_request", "You cannot be your own partner.")
+                if await session.get(m.TournamentEntry, (tournament_id, partner_id)) is None:
+                    raise RoomError("not_an_entrant", "They have not entered this tournament.")
+            entry.partner_id = partner_id
+
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:
             await self._registering(session, tournament_id)
@@ -345,14 +364,16 @@ class SqlTournaments:
                         m.TournamentEntry.checked_in_at.is_(None),
                     )
                 )
-            entrants = list(
-                await session.scalars(
-                    select(m.TournamentEntry.player_id)
+            rows = (
+                await session.execute(
+                    select(m.TournamentEntry.player_id, m.TournamentEntry.partner_id)
                     .where(m.TournamentEntry.tournament_id == tournament_id)
                     .order_by(m.TournamentEntry.joined_at, m.TournamentEntry.player_id)
                 )
-            )
-            unit_of, pairings = draw(entrants)  # may refuse: the transaction is rolled back
+            ).all()
+            entrants = [player_id for player_id, _ in rows]
+            # The draw may refuse: the transaction is rolled back.
+            unit_of, pairings = draw(entrants, mutual_partners(dict(rows)))
             for player_id, unit in unit_of.items():
                 await session.execute(
                     update(m.TournamentEntry)
@@ -598,4 +619,9 @@ async def forget(session: AsyncSession, player_id: str) -> None:
     )
     await session.execute(
         delete(m.TournamentRemoval).where(m.TournamentRemoval.player_id == player_id)
+    )
+    await session.execute(  # nobody's ask to play with them outlives them
+        update(m.TournamentEntry)
+        .where(m.TournamentEntry.partner_id == player_id)
+        .values(partner_id=None)
     )

@@ -30,11 +30,35 @@ class Pairing:
     b: int | None
 
 
-def draw_units(player_ids: Sequence[str], side_size: int, rng: random.Random) -> list[list[str]]:
-    """The entrants drawn at random into units of ``side_size`` (the last may be short)."""
-    ids = list(player_ids)
+def draw_units(
+    player_ids: Sequence[str],
+    side_size: int,
+    rng: random.Random,
+    pairs: Sequence[tuple[str, str]] = (),
+) -> list[list[str]]:
+    """The entrants drawn at random into units of ``side_size`` (the last may be short). Two
+    who asked to play together (``pairs``, in a game of partners) are a unit of their own, and
+    the units' order, which seeds the bracket, is then drawn too."""
+    paired = {player for pair in pairs for player in pair}
+    ids = [player for player in player_ids if player not in paired]
     rng.shuffle(ids)
-    return [ids[i : i + side_size] for i in range(0, len(ids), side_size)]
+    units = [list(pair) for pair in pairs]
+    units += [ids[i : i + side_size] for i in range(0, len(ids), side_size)]
+    if pairs:
+        rng.shuffle(units)
+    return units
+
+
+def mutual_partners(named: Mapping[str, str | None]) -> list[tuple[str, str]]:
+    """Of each entrant and whom they asked to play with (in the order they entered), the pairs
+    who asked for each other, each once, in that order: one who asked alone is drawn."""
+    pairs: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for player, partner in named.items():
+        if partner is not None and partner not in taken and named.get(partner) == player:
+            pairs.append((player, partner))
+            taken.update((player, partner))
+    return pairs
 
 
 def bracket_size(units: int) -> int:

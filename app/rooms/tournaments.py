@@ -30,7 +30,15 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from app.rooms import swiss
-from app.rooms.bracket import MIN_UNITS, Pairing, draw_units, first_round, next_pairings, rounds_of
+from app.rooms.bracket import (
+    MIN_UNITS,
+    Pairing,
+    draw_units,
+    first_round,
+    mutual_partners,
+    next_pairings,
+    rounds_of,
+)
 from app.rooms.config import checked_game
 from app.rooms.errors import RoomElsewhere, RoomError
 from app.rooms.manager import RoomManager
@@ -83,6 +91,8 @@ class Entry:
     """The unit the start drew them into; None before."""
     checked_in: bool = False
     """They checked in (a tournament with check-in: only those who did are drawn)."""
+    partner_id: str | None = None
+    """The entrant they asked to play with (a game of partners); None: drawn with anyone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +146,13 @@ class Tournament:
             if entry.unit is not None:
                 units.setdefault(entry.unit, []).append(entry)
         return units
+
+    @property
+    def partners(self) -> dict[str, str]:
+        """Each entrant who asked to play with another who asked for them back: their partner
+        (the start draws the two as one unit)."""
+        pairs = mutual_partners({e.player_id: e.partner_id for e in self.entries})
+        return {a: b for pair in pairs for a, b in (pair, pair[::-1])}
 
     @property
     def check_in_opens(self) -> datetime | None:
@@ -252,9 +269,9 @@ def due(playing: InPlay) -> bool:
     )
 
 
-Draw = Callable[[Sequence[str]], tuple[dict[str, int], list[Pairing]]]
-"""The start's draw: of the entrants' ids, in the order they entered, each one's unit and the
-first round (``drawer``)."""
+Draw = Callable[[Sequence[str], Sequence[tuple[str, str]]], tuple[dict[str, int], list[Pairing]]]
+"""The start's draw: of the entrants' ids, in the order they entered, and the pairs of them who
+asked to play together, each one's unit and the first round (``drawer``)."""
 
 
 class TournamentBook(Protocol):
@@ -292,6 +309,10 @@ class TournamentBook(Protocol):
 
     async def check_ins_of(self, player_id: str) -> list[CheckIn]:
         """The tournaments where the player may check in now and has not, the soonest first."""
+
+    async def partner(self, tournament_id: str, player_id: str, partner_id: str | None) -> None:
+        """Record whom an entrant asks to play with (None: nobody) while it takes entries:
+        ``not_entered``, ``not_an_entrant`` (the partner), ``bad_request`` (themselves)."""
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         """``unknown_tournament``, ``tournament_closed``; not entered changes nothing."""
@@ -377,8 +398,10 @@ def drawer(
     """The start's draw for a game whose sides seat ``side_size``: units at random, the first
     round (``first``: a knockout's bracket seeded in the draw's order, or a Swiss round)."""
 
-    def draw(entrants: Sequence[str]) -> tuple[dict[str, int], list[Pairing]]:
-        units = draw_units(entrants, side_size, rng)
+    def draw(
+        entrants: Sequence[str], pairs: Sequence[tuple[str, str]] = ()
+    ) -> tuple[dict[str, int], list[Pairing]]:
+        units = draw_units(entrants, side_size, rng, pairs if side_size == 2 else ())
         if len(units) < MIN_UNITS:
             raise RoomError(
                 "too_few_entrants",
@@ -507,6 +530,17 @@ class Director:
 
     async def check_ins_of(self, player_id: str) -> list[CheckIn]:
         return await self._book.check_ins_of(player_id)
+
+    async def partner(
+        self, tournament_id: str, player_id: str, partner_id: str | None
+    ) -> Tournament:
+        """Ask to play with ``partner_id`` (None: with anyone drawn): two who ask for each other
+        are drawn as one unit. Only in a game of partners."""
+        tournament = await self.view(tournament_id)
+        if partner_id is not None and side_size(tournament.game) != 2:
+            raise RoomError("bad_request", "Partners play only in a game of two sides of two.")
+        await self._book.partner(tournament_id, player_id, partner_id)
+        return await self.view(tournament_id)
 
     async def withdraw(self, tournament_id: str, player_id: str) -> Tournament:
         await self._book.withdraw(tournament_id, player_id)

@@ -293,6 +293,8 @@ async def test_a_table_s_code_is_its_players_alone(http: httpx.AsyncClient, serv
         "entered": False,
         "checked_in": False,
         "removed": False,
+        "partner": None,
+        "asked_by": [],
         "unit": None,
         "table": None,
     }
@@ -350,6 +352,69 @@ async def test_partners_are_drawn_and_an_odd_one_out_plays_with_a_bot(
         humans = [seated[s]["player"]["id"] for s in side if seated[s]["player"] is not None]
         assert humans == ids  # partners across the table (BG-9), a bot for the odd one out
         assert all(seated[s]["bot"] is not None for s in side[len(ids) :])
+
+
+async def test_two_who_ask_for_each_other_are_drawn_as_partners(
+    http: httpx.AsyncClient, server: Server
+) -> None:
+    """In a game of partners an entrant asks to play with another; two who ask for each other
+    are one unit at the draw, whatever the luck of it; an ask not answered is known only to
+    the two, and changes nothing at the draw. Refusals change nothing."""
+    ann, bob, cy, dee, eve, fay = [
+        await new_guest(http, n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+    ]
+    tournament = await made(http, ann, preset="bulgarian", size=8)
+    tid, path = tournament["id"], f"{T}/{tournament['id']}/partner"
+    await entered(http, tid, [bob, cy, dee, eve])
+
+    async def ask(who: Guest, partner: str | None) -> Any:
+        answer = await http.put(path, json={"partner": partner}, headers=who.auth)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    before = await read(http, tid)
+    for who, body, refused in (
+        (ann, {"partner": ann.id}, (422, "bad_request")),  # oneself
+        (ann, {"partner": fay.id}, (409, "not_an_entrant")),
+        (fay, {"partner": ann.id}, (409, "not_entered")),
+        (ann, {"partner": 7}, (422, "bad_request")),
+        (ann, {}, (422, "bad_request")),
+    ):
+        assert code_of(await http.put(path, json=body, headers=who.auth)) == refused
+    assert code_of(
+        await http.put(f"{T}/0123456789abcdef/partner", json={"partner": None}, headers=ann.auth)
+    ) == (404, "unknown_tournament")
+    assert await read(http, tid) == before
+    mine = await ask(ann, dee.id)
+    assert mine["you"]["partner"] == dee.id and mine["you"]["asked_by"] == []
+    assert all(e["partner"] is None for e in mine["entrants"])  # not answered: not public
+    told = (await read(http, tid, dee))["you"]
+    assert (told["partner"], told["asked_by"]) == (None, [ann.id])
+    both = await ask(dee, ann.id)
+    partners = {e["id"]: e["partner"] for e in both["entrants"]}
+    assert partners == {ann.id: dee.id, bob.id: None, cy.id: None, dee.id: ann.id, eve.id: None}
+    await ask(bob, eve.id)  # Eve does not answer, then Bob asks for Cy, who does not either
+    await ask(bob, cy.id)
+    assert (await read(http, tid, eve))["you"]["asked_by"] == []
+    assert (await read(http, tid, cy))["you"]["asked_by"] == [bob.id]
+    assert (await read(http, tid))["you"] is None
+    await ask(bob, None)
+    assert (await read(http, tid, cy))["you"]["asked_by"] == []
+    await ask(bob, cy.id)
+    await ask(cy, bob.id)  # answered at last: a second pair (a draw would make both 1 in 15)
+    assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
+    state = await read(http, tid)
+    units = sorted(sorted(e["id"] for e in members) for members in state["units"])
+    assert units == sorted([sorted([ann.id, dee.id]), sorted([bob.id, cy.id]), [eve.id]])
+    assert code_of(await http.put(path, json={"partner": None}, headers=ann.auth)) == (
+        409,
+        "tournament_closed",
+    )
+    # A game where each plays alone has no partners to ask for.
+    alone = await made(http, ann, preset="bulgarian2", size=4)
+    await entered(http, alone["id"], [bob])
+    asked = await http.put(f"{T}/{alone['id']}/partner", json={"partner": bob.id}, headers=ann.auth)
+    assert code_of(asked) == (422, "bad_request")
 
 
 async def test_every_table_plays_the_host_s_house_rules_to_their_target(
@@ -484,11 +549,16 @@ async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
     played = (await made(http, bob, preset="bulgarian2", size=2))["id"]
     await entered(http, played, [ann])
     assert (await http.post(f"{T}/{played}/start", headers=bob.auth)).is_success
+    for who, other in ((ann, bob), (bob, ann)):  # partners in Bob's game of partners
+        asked = {"partner": other.id}
+        assert (await http.put(f"{T}/{bobs}/partner", json=asked, headers=who.auth)).is_success
     export = (await http.get("/api/players/me/export", headers=ann.auth)).json()
-    assert [(e["id"], e["status"], e["checked_in_at"]) for e in export["tournaments"]] == [
-        (hers, "registering", None),
-        (bobs, "registering", None),
-        (played, "playing", None),
+    assert [
+        (e["id"], e["status"], e["checked_in_at"], e["partner"]) for e in export["tournaments"]
+    ] == [
+        (hers, "registering", None, None),
+        (bobs, "registering", None, bob.id),
+        (played, "playing", None, None),
     ]
     assert [e["unit"] is None for e in export["tournaments"]] == [True, True, False]
     code = (await read(http, played, ann))["you"]["table"]
@@ -497,6 +567,7 @@ async def test_the_export_has_one_s_entries_and_erasure_forgets_them(
     assert (await erase(http, ann)).status_code == 204
     assert (await read(http, hers))["status"] == "cancelled"
     assert [e["id"] for e in (await read(http, bobs))["entrants"]] == [bob.id]
+    assert (await read(http, bobs, bob))["you"]["partner"] is None  # no ask outlives her
     final = await until(http, played, lambda s: s["status"] == "finished", server)
     assert {e["id"]: e["name"] for e in final["entrants"]} == {bob.id: "Bob", ann.id: None}
     assert final["units"][final["champion"]] == [{"id": bob.id, "name": "Bob"}]
@@ -624,6 +695,8 @@ async def test_a_check_in_before_the_start_and_the_reminder(
         "entered": False,
         "checked_in": False,
         "removed": False,
+        "partner": None,
+        "asked_by": [],
         "unit": None,
         "table": None,
     }

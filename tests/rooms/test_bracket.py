@@ -13,6 +13,7 @@ from app.rooms.bracket import (
     bracket_size,
     draw_units,
     first_round,
+    mutual_partners,
     next_pairings,
     rounds_of,
     seed_order,
@@ -46,6 +47,21 @@ def test_partners_are_drawn_in_pairs_and_an_odd_one_is_alone() -> None:
     units = draw_units([f"p{i}" for i in range(7)], 2, random.Random(3))
     assert [len(u) for u in units] == [2, 2, 2, 1]
     assert sorted(p for u in units for p in u) == [f"p{i}" for i in range(7)]
+
+
+def test_two_who_asked_for_each_other_are_one_unit_the_rest_drawn() -> None:
+    named = {"p0": "p3", "p1": None, "p2": "p0", "p3": "p0", "p4": "p5", "p5": "p4", "p6": "p1"}
+    # p0 and p3 asked for each other, p4 and p5 too; p2's and p6's asks were not answered.
+    assert mutual_partners(named) == [("p0", "p3"), ("p4", "p5")]
+    assert mutual_partners({"a": "b", "b": "c", "c": "b"}) == [("b", "c")]
+    for seed in range(50):
+        units = draw_units(list(named), 2, random.Random(seed), mutual_partners(named))
+        assert ["p0", "p3"] in units and ["p4", "p5"] in units
+        assert sorted(len(u) for u in units) == [1, 2, 2, 2]
+        assert sorted(p for u in units for p in u) == sorted(named)
+    # The pairs' places in the seeding are drawn, not first by rule.
+    firsts = {draw_units(list(named), 2, random.Random(s), [("p0", "p3")])[0][0] for s in range(50)}
+    assert len(firsts) > 2
 
 
 @given(units=st.integers(min_value=2, max_value=64), seed=st.integers(0, 2**32))
