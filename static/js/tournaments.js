@@ -203,9 +203,9 @@ export function showTournament(app, id) {
     timer = null;
   };
 
-  async function act(method, suffix) {
+  async function act(method, suffix, body = method === "POST" ? {} : undefined) {
     try {
-      draw(await api(method, `${path}${suffix}`, method === "POST" ? {} : undefined));
+      draw(await api(method, `${path}${suffix}`, body));
     } catch (error) {
       showError(error);
     }
@@ -251,13 +251,20 @@ export function showTournament(app, id) {
         { dataset: { player: e.id, checkedIn: String(e.checked_in) } },
         e.name || t("deleted_player"),
         e.checked_in ? h("span", { class: "tn-checked", title: t("tn_checked_in") }, h("span", { "aria-hidden": "true", text: " ✓" }), h("span", { class: "sr-only", text: ` (${t("tn_checked_in")})` })) : null,
+        e.partner ? h("span", { class: "tn-pair", text: ` — ${t("tn_partner_with", { name: nameOf(e.partner) })}` }) : null,
+        entered && pairs && e.id !== me.id ? partnerChoice(tn, e) : null,
         // The host may take another entrant out (asked first): for good, they may not come back.
         host && e.id !== me.id ? h("button", { type: "button", class: "link tn-remove", text: t("tn_remove"), "aria-label": t("tn_remove_label", { name: e.name || t("deleted_player") }), onclick: () => remove(e) }) : null,
       );
+    const nameOf = (id) => {
+      const found = tn.entrants.find((x) => x.id === id);
+      return (found && found.name) || t("deleted_player");
+    };
     append(box, [
       h("p", { class: "muted", id: "tn-waiting", text: checking && open ? `${waiting} ${t("tn_checked_in_n", { k: checkedIn })}` : waiting }),
       tn.starts_at && Date.parse(tn.starts_at) <= Date.now() ? h("p", { class: "note", id: "tn-starts-late", text: t(checking ? "tn_check_in_late" : "tn_starts_late") }) : null,
       h("ol", { class: "tn-entrants", id: "tn-entrants" }, tn.entrants.map(entrant)),
+      entered && pairs ? h("p", { class: "explain", id: "tn-partner-help", text: t("tn_partner_help") }) : null,
     ]);
     if (entered && checking) {
       // Where the entrant stands: check-in to come, open (the button below), or done.
@@ -287,6 +294,21 @@ export function showTournament(app, id) {
       );
     }
     box.append(buttons, h("p", { class: "note", text: t("tn_share") }), h("p", { class: "tn-link" }, h("code", { id: "tn-link", text: location.href })));
+  }
+
+  /** Beside another entrant of a game of partners: where the reader stands with them (asked,
+   * asked by them, partners) and the one step that changes it. */
+  function partnerChoice(tn, e) {
+    const you = tn.you;
+    const name = e.name || t("deleted_player");
+    const choose = (partner) => act("PUT", "/partner", { partner });
+    const button = (words, partner) =>
+      h("button", { type: "button", class: "link tn-partner", dataset: { partner: words }, text: t(`tn_partner_${words}`), "aria-label": t(`tn_partner_${words}_label`, { name }), onclick: () => choose(partner) });
+    if (e.partner === getPlayer().id) return button("part", null);
+    if (e.partner) return null; // partners with someone else
+    if (you.partner === e.id) return [h("span", { class: "tn-asked", text: ` — ${t("tn_partner_asked")}` }), button("take_back", null)];
+    if (you.asked_by.includes(e.id)) return [h("span", { class: "tn-asked", text: ` — ${t("tn_partner_asks_you")}` }), button("accept", e.id)];
+    return button("ask", e.id);
   }
 
   async function remove(entrant) {

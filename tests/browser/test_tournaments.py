@@ -448,6 +448,46 @@ def test_the_host_removes_an_entrant_once_asked(new_page: Any, artifacts: Path) 
     assert bob.query_selector("#tn-enter") is None
 
 
+def test_two_entrants_ask_for_each_other_and_are_shown_as_partners(
+    new_page: Any, artifacts: Path
+) -> None:
+    """In a game of partners each entrant sees, beside every other, "Play together"; the one
+    asked reads the ask on their own page (nobody else does) and accepts; then everyone reads
+    that the two play together, and either may part (the other's ask then stands)."""
+    ann = new_page()
+    ui.set_name(ann, "Ann")
+    address = make(ann, "Friday cup", "bulgarian", 8)
+    bob, cy = new_page(locale="fr-FR"), new_page(locale="bg-BG")
+    for page, name in ((bob, "Bob"), (cy, "Cy")):
+        ui.set_name(page, name)
+        page.goto(address)
+        page.click("#tn-enter")
+    entrants(ann, 3)
+    assert ann.inner_text("#tn-partner-help").startswith("Two entrants who ask for each other")
+    row = f"#tn-entrants li[data-player='{ui.player_id(bob)}']"
+    ask = ann.wait_for_selector(f"{row} .tn-partner[data-partner=ask]")
+    assert ask.get_attribute("aria-label") == "Ask Bob to play as your partner"
+    ask.click()
+    ann.wait_for_selector(f"{row} .tn-partner[data-partner=take_back]")
+    assert ann.inner_text(f"{row} .tn-asked") == " — you asked to play together"
+    her_row = f"#tn-entrants li[data-player='{ui.player_id(ann)}']"
+    bob.wait_for_selector(f"{her_row} .tn-partner[data-partner=accept]")  # the page asks anew
+    assert bob.inner_text(f"{her_row} .tn-asked") == " — vous propose de jouer ensemble"
+    assert cy.query_selector(".tn-asked") is None  # nobody else learns of it
+    bob.screenshot(path=str(artifacts / "tournament-partner-asked-fr.png"), full_page=True)
+    bob.click(f"{her_row} .tn-partner[data-partner=accept]")
+    assert bob.wait_for_selector(f"{her_row} .tn-pair").inner_text() == " — avec Bob"
+    cy.wait_for_selector(f"{her_row} .tn-pair")
+    assert cy.inner_text(f"{her_row} .tn-pair") == " — с Bob"
+    assert cy.inner_text(f"{row} .tn-pair") == " — с Ann"
+    assert cy.query_selector(f"{row} .tn-partner") is None  # taken: nothing to ask
+    cy.screenshot(path=str(artifacts / "tournament-partners-bg.png"), full_page=True)
+    ann.wait_for_selector(f"{row} .tn-partner[data-partner=part]").click()
+    # Parted: Bob's ask stands, and Ann may take it up again.
+    ann.wait_for_selector(f"{row} .tn-partner[data-partner=accept]")
+    assert ann.query_selector(".tn-pair") is None
+
+
 def test_a_rated_tournament_is_made_by_an_account_and_a_guest_is_told_why_not_to_enter(
     new_page: Any,
 ) -> None:
