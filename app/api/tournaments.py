@@ -391,7 +391,8 @@ class PartnerIn(Body):
 @router.put(
     "/{tournament_id}/partner",
     response_model=TournamentOut,
-    responses=responses(404, 409, 422),
+    dependencies=[Unsuspended],
+    responses=responses(400, 403, 404, 409, 413, 422),
 )
 async def partner(
     tournament_id: TournamentId, body: PartnerIn, player: PlayerDep, services: ServicesDep
@@ -400,7 +401,7 @@ async def partner(
     replaces the ask; null takes it back): two who ask for each other are drawn as one unit,
     the others at random. Only the two of them learn of an ask that is not answered. 409
     `tournament_closed`, `not_entered`, `not_an_entrant` (they have not entered); 422
-    `bad_request`: yourself, or a game where each plays alone."""
+    `bad_request`: yourself, or a game where each plays alone; 403 `suspended`."""
     chosen = await services.tournaments.partner(tournament_id, player.id, body.partner)
     return tournament_out(chosen, player)
 

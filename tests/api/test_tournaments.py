@@ -596,8 +596,9 @@ async def test_the_operator_renames_a_tournament_whose_name_breaks_the_rules(
 async def test_a_suspended_player_may_neither_make_nor_enter_one_nor_be_seated(
     settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """403 `suspended` for making or entering a tournament, nothing stored; an entrant the
-    operator suspends after entering is not seated at their table: a bot plays for them."""
+    """403 `suspended` for making or entering a tournament, or asking for a partner in it,
+    nothing stored; an entrant the operator suspends after entering is not seated at their
+    table: a bot plays for them."""
     async with hearing_news(settings) as (_server, http):
         ann, bob, rude = [await new_guest(http, n) for n in ("Ann", "Bob", "Rude")]
         tid = (await made(http, ann, preset="bulgarian2", size=4))["id"]
@@ -616,8 +617,9 @@ async def test_a_suspended_player_may_neither_make_nor_enter_one_nor_be_seated(
         refusals = [
             await http.post(T, json={"name": "Cup"}, headers=rude.auth),
             await http.post(f"{T}/{tid}/entry", headers=rude.auth),
+            await http.put(f"{T}/{tid}/partner", json={"partner": None}, headers=bob.auth),
         ]
-        assert [code_of(r) for r in refusals] == [(403, "suspended")] * 2
+        assert [code_of(r) for r in refusals] == [(403, "suspended")] * 3
         assert [t["id"] for t in (await http.get(T)).json()["tournaments"]] == [tid]
         assert [e["id"] for e in (await read(http, tid))["entrants"]] == [ann.id, bob.id]
         assert (await http.post(f"{T}/{tid}/start", headers=ann.auth)).is_success
