@@ -395,8 +395,9 @@ def first_swiss_round(units: int) -> list[Pairing]:
 def drawer(
     side_size: int, rng: random.Random, first: Callable[[int], list[Pairing]] = first_round
 ) -> Draw:
-    """The start's draw for a game whose sides seat ``side_size``: units at random, the first
-    round (``first``: a knockout's bracket seeded in the draw's order, or a Swiss round)."""
+    """The start's draw for a game whose sides seat ``side_size``: units at random (in a game
+    of partners, two who asked for each other one unit), the first round (``first``: a
+    knockout's bracket seeded in the draw's order, or a Swiss round)."""
 
     def draw(
         entrants: Sequence[str], pairs: Sequence[tuple[str, str]] = ()
