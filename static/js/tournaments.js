@@ -249,7 +249,7 @@ export function showTournament(app, id) {
       h(
         "li",
         { dataset: { player: e.id, checkedIn: String(e.checked_in) } },
-        e.name || t("deleted_player"),
+        h("span", { class: "tn-name", text: e.name || t("deleted_player") }),
         e.checked_in ? h("span", { class: "tn-checked", title: t("tn_checked_in") }, h("span", { "aria-hidden": "true", text: " ✓" }), h("span", { class: "sr-only", text: ` (${t("tn_checked_in")})` })) : null,
         e.partner ? h("span", { class: "tn-pair", text: ` — ${t("tn_partner_with", { name: nameOf(e.partner) })}` }) : null,
         entered && pairs && e.id !== me.id ? partnerChoice(tn, e) : null,

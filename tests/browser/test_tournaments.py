@@ -232,8 +232,12 @@ def test_one_who_follows_the_address_without_a_name_chooses_one_there_and_enters
     visitor.click("#name-form button[type=submit]")
     visitor.click("#tn-enter")
     visitor.wait_for_selector("#tn-withdraw")
-    names = visitor.eval_on_selector_all("#tn-entrants li", "ls => ls.map(l => l.textContent)")
+    names = visitor.eval_on_selector_all(
+        "#tn-entrants .tn-name", "ls => ls.map(l => l.textContent)"
+    )
     assert names == ["Ann", "Cy"]
+    # A game of partners: beside Ann, the step to ask her (the visitor's page, in French).
+    assert visitor.inner_text("#tn-entrants li .tn-partner") == "Jouer ensemble"
     visitor.goto("/#/tournaments")  # named now: the form to make one, without a name form
     visitor.wait_for_selector("#tournament-form #tn-create")
     assert visitor.query_selector("#tournament-new #name-form") is None
