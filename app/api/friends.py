@@ -75,6 +75,12 @@ class CheckInOut(BaseModel):
     starts_at: datetime
 
 
+class PartnerAskOut(BaseModel):
+    tournament: TournamentRef
+    preset: str
+    by: PersonOut = Field(description="The entrant who asks you to play together.")
+
+
 class InvitationsOut(BaseModel):
     invitations: list[InvitationOut] = Field(
         description="Your friends' invitations to their tables, the newest first (an hour "
@@ -91,6 +97,11 @@ class InvitationsOut(BaseModel):
     tournament_check_ins: list[CheckInOut] = Field(
         description="The tournaments you entered whose check-in is open and where you have "
         "not checked in (`POST /api/tournaments/{id}/check-in`), the soonest first (§9)."
+    )
+    tournament_partner_asks: list[PartnerAskOut] = Field(
+        description="Entrants who ask you to play together in a tournament taking entries and "
+        "whom you have not asked back (`PUT /api/tournaments/{id}/partner` answers), the "
+        "oldest tournament first (§9)."
     )
 
 
@@ -160,6 +171,14 @@ async def _invited(services: ServicesDep, player_id: str) -> InvitationsOut:
                 starts_at=c.starts_at,
             )
             for c in await services.tournaments.check_ins_of(player_id)
+        ],
+        tournament_partner_asks=[
+            PartnerAskOut(
+                tournament=TournamentRef(id=a.tournament_id, name=a.name),
+                preset=a.preset,
+                by=PersonOut(id=a.by_id, name=a.by_name),
+            )
+            for a in await services.tournaments.partner_asks_of(player_id)
         ],
     )
 

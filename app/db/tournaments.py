@@ -14,6 +14,7 @@ from types import MappingProxyType
 from sqlalchemy import Update, and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from app.db import models as m
 from app.rooms.bracket import Pairing, mutual_partners
@@ -30,6 +31,7 @@ from app.rooms.tournaments import (
     Entry,
     Game,
     InPlay,
+    PartnerAsk,
     Played,
     Starting,
     TableMatch,
@@ -307,6 +309,27 @@ class SqlTournaments:
                 if await session.get(m.TournamentEntry, (tournament_id, partner_id)) is None:
                     raise RoomError("not_an_entrant", "They have not entered this tournament.")
             entry.partner_id = partner_id
+
+    async def partner_asks_of(self, player_id: str) -> list[PartnerAsk]:
+        asker, mine = aliased(m.TournamentEntry), aliased(m.TournamentEntry)
+        async with self._sessions() as session:
+            rows = await session.execute(
+                select(m.Tournament.id, m.Tournament.name, m.Tournament.preset, m.Player)
+                .join(mine, mine.tournament_id == m.Tournament.id)
+                .join(asker, asker.tournament_id == m.Tournament.id)
+                .join(m.Player, m.Player.id == asker.player_id)
+                .where(
+                    mine.player_id == player_id,
+                    asker.partner_id == player_id,
+                    or_(mine.partner_id.is_(None), mine.partner_id != asker.player_id),
+                    m.Tournament.status == REGISTERING,
+                )
+                .order_by(m.Tournament.created_at, m.Tournament.id, asker.joined_at)
+            )
+            return [
+                PartnerAsk(tid, name, preset, player.id, player.name)
+                for tid, name, preset, player in rows
+            ]
 
     async def withdraw(self, tournament_id: str, player_id: str) -> None:
         async with self._sessions.begin() as session:

@@ -186,6 +186,18 @@ class YourTable:
 
 
 @dataclass(frozen=True, slots=True)
+class PartnerAsk:
+    """An entrant who asked a player to play together in a tournament taking entries, and whom
+    the player has not asked back (``TournamentBook.partner_asks_of``)."""
+
+    tournament_id: str
+    name: str
+    preset: str
+    by_id: str
+    by_name: str
+
+
+@dataclass(frozen=True, slots=True)
 class CheckIn:
     """A tournament where a player has entered and may check in now, and has not
     (``TournamentBook.check_ins_of``)."""
@@ -309,6 +321,10 @@ class TournamentBook(Protocol):
 
     async def check_ins_of(self, player_id: str) -> list[CheckIn]:
         """The tournaments where the player may check in now and has not, the soonest first."""
+
+    async def partner_asks_of(self, player_id: str) -> list[PartnerAsk]:
+        """The asks to play together that the player, entered, has not answered, the oldest
+        tournament first."""
 
     async def partner(self, tournament_id: str, player_id: str, partner_id: str | None) -> None:
         """Record whom an entrant asks to play with (None: nobody) while it takes entries:
@@ -531,6 +547,9 @@ class Director:
 
     async def check_ins_of(self, player_id: str) -> list[CheckIn]:
         return await self._book.check_ins_of(player_id)
+
+    async def partner_asks_of(self, player_id: str) -> list[PartnerAsk]:
+        return await self._book.partner_asks_of(player_id)
 
     async def partner(
         self, tournament_id: str, player_id: str, partner_id: str | None

@@ -9,8 +9,10 @@
 // tournament waiting for the reader to check in ("Friday cup starts at 20:00: check in to
 // play", with "Check in"), but on that tournament's page, which has its own button. Either also
 // calls the reader in the tab's title and icon (signal.js), on every page but that table, and a
-// new one sounds the turn's chime when sound is on.
-import { get, post } from "./api.js";
+// new one sounds the turn's chime when sound is on. And so is an entrant's ask to play together
+// in a tournament taking entries ("Ann asks you to play together in Friday cup", with "Accept"),
+// but on that tournament's page, which shows it beside their name.
+import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { invitationItem, playWithItem, playWithShown } from "./friends.js";
 import { getPlayer } from "./identity.js";
@@ -25,6 +27,7 @@ let invitations = []; // as last read
 let playWith = []; // friends' asks to play quick play as partners, as last read
 let tables = []; // the tables where the reader's tournament matches are on, as last read
 let checkIns = []; // the tournaments waiting for the reader to check in, as last read
+let partnerAsks = []; // entrants asking the reader to play together in a tournament, as last read
 let asked = 0; // the newest read wins: a slow answer for a page left is dropped
 let drawn = null; // what the bar shows, as drawn last
 let called = null; // the tournament tables and check-ins read already (null: none read yet)
@@ -36,15 +39,16 @@ function draw(answered = false) {
   const asks = place.lobby ? [] : playWithShown(playWith);
   const mine = tables.filter((x) => x.room !== place.room && x.tournament.id !== place.tournament);
   const due = checkIns.filter((x) => x.tournament.id !== place.tournament);
+  const partners = partnerAsks.filter((x) => x.tournament.id !== place.tournament);
   if (answered) box.dataset.read = String(Date.now()); // drawn from the server's answer (for tests)
   // The tab calls from that tournament's own page too: the reader may wait there, in another tab.
   callTheReader(tables.filter((x) => x.room !== place.room), checkIns, answered);
-  box.hidden = !shown.length && !asks.length && !mine.length && !due.length;
+  box.hidden = !shown.length && !asks.length && !mine.length && !due.length && !partners.length;
   // Drawn again only if something changed: a reader's focus on "Go to the table" stays put.
-  const key = JSON.stringify([lang(), shown, asks, mine, due]);
+  const key = JSON.stringify([lang(), shown, asks, mine, due, partners]);
   if (key === drawn) return;
   drawn = key;
-  const items = [...mine.map(tournamentTableItem), ...due.map(checkInItem), ...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
+  const items = [...mine.map(tournamentTableItem), ...due.map(checkInItem), ...partners.map(partnerAskItem), ...asks.map((ask) => playWithItem(ask, read)), ...shown.map((inv) => invitationItem(inv, read))];
   replace(box, ...(items.length ? [h("ul", { class: "friend-list", "aria-label": t("friend_invitations") }, ...items)] : []));
 }
 
@@ -55,6 +59,7 @@ async function read() {
     playWith = [];
     tables = [];
     checkIns = [];
+    partnerAsks = [];
   } else {
     try {
       const answer = await get("/api/players/me/invitations");
@@ -63,6 +68,7 @@ async function read() {
       playWith = answer.play_with;
       tables = answer.tournament_tables;
       checkIns = answer.tournament_check_ins;
+      partnerAsks = answer.tournament_partner_asks;
     } catch {
       return; // offline, or the token refused (the page says so): the last ones read stay
     }
@@ -113,6 +119,30 @@ function checkInItem(due) {
     "li",
     { class: "invitation tournament-check-in", dataset: { tournament: id } },
     h("span", { class: "friend-name" }, h("a", { href: `#/tournaments/${encodeURIComponent(id)}`, text: t("tn_check_in_remind", { name: due.tournament.name, time, game: t(`preset_${due.preset}`) }) })),
+    h("span", { class: "friend-actions" }, button),
+  );
+}
+
+/** An entrant asking the reader to play together in a tournament, with "Accept" (here) and the
+ * tournament's page, where the reader may ask someone else instead. */
+function partnerAskItem(ask) {
+  const id = ask.tournament.id;
+  const button = h("button", { type: "button", class: "primary", text: t("tn_partner_accept"), "aria-label": t("tn_partner_accept_label", { name: ask.by.name }) });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api("PUT", `/api/tournaments/${encodeURIComponent(id)}/partner`, { partner: ask.by.id });
+      toast(t("tn_partner_accepted_toast", { name: ask.by.name }));
+    } catch (error) {
+      showError(error);
+    }
+    button.disabled = false;
+    read();
+  });
+  return h(
+    "li",
+    { class: "invitation tournament-partner-ask", dataset: { tournament: id, player: ask.by.id } },
+    h("span", { class: "friend-name" }, h("a", { href: `#/tournaments/${encodeURIComponent(id)}`, text: t("tn_partner_remind", { who: ask.by.name, name: ask.tournament.name }) })),
     h("span", { class: "friend-actions" }, button),
   );
 }

@@ -31,6 +31,7 @@ NOTHING = {
     "play_with": [],
     "tournament_tables": [],
     "tournament_check_ins": [],
+    "tournament_partner_asks": [],
 }
 """A friends list with nothing in it."""
 

@@ -182,6 +182,7 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
         "play_with": [],
         "tournament_tables": [],
         "tournament_check_ins": [],
+        "tournament_partner_asks": [],
     }
     assert [i["room"] for i in alone.json()["invitations"]] == [code]
     assert (await http.get("/api/players/me/invitations", headers=bob.auth)).json() == {
@@ -189,6 +190,7 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
         "play_with": [],
         "tournament_tables": [],
         "tournament_check_ins": [],
+        "tournament_partner_asks": [],
     }
     answer = await http.get("/api/players/me/invitations")
     assert code_of(answer) == (401, "not_authenticated")
@@ -207,6 +209,7 @@ async def test_the_invitations_alone(server: Server, http: httpx.AsyncClient) ->
         "play_with": [],
         "tournament_tables": [],
         "tournament_check_ins": [],
+        "tournament_partner_asks": [],
     }
     assert (await http.delete(f"/api/rooms/{code}/seats/me", headers=ann.auth)).is_success
     alone = await http.get("/api/players/me/invitations", headers=ann.auth)

@@ -390,7 +390,21 @@ async def test_two_who_ask_for_each_other_are_drawn_as_partners(
     assert all(e["partner"] is None for e in mine["entrants"])  # not answered: not public
     told = (await read(http, tid, dee))["you"]
     assert (told["partner"], told["asked_by"]) == (None, [ann.id])
+    # Wherever Dee is on the site, the bar tells her (and nobody else) of the ask.
+    bar = (await http.get("/api/players/me/invitations", headers=dee.auth)).json()
+    assert bar["tournament_partner_asks"] == [
+        {
+            "tournament": {"id": tid, "name": "Friday cup"},
+            "preset": "bulgarian",
+            "by": {"id": ann.id, "name": "Ann"},
+        }
+    ]
+    for other in (ann, bob):
+        bar = (await http.get("/api/players/me/invitations", headers=other.auth)).json()
+        assert bar["tournament_partner_asks"] == []
     both = await ask(dee, ann.id)
+    bar = (await http.get("/api/players/me/invitations", headers=dee.auth)).json()
+    assert bar["tournament_partner_asks"] == []  # answered
     partners = {e["id"]: e["partner"] for e in both["entrants"]}
     assert partners == {ann.id: dee.id, bob.id: None, cy.id: None, dee.id: ann.id, eve.id: None}
     await ask(bob, eve.id)  # Eve does not answer, then Bob asks for Cy, who does not either

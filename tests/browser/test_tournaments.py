@@ -456,7 +456,8 @@ def test_two_entrants_ask_for_each_other_and_are_shown_as_partners(
     new_page: Any, artifacts: Path
 ) -> None:
     """In a game of partners each entrant sees, beside every other, "Play together"; the one
-    asked reads the ask on their own page (nobody else does) and accepts; then everyone reads
+    asked reads the ask on the tournament's page and in the bar of any other (nobody else
+    does) and accepts there; then everyone reads
     that the two play together, and either may part (the other's ask then stands)."""
     ann = new_page()
     ui.set_name(ann, "Ann")
@@ -479,7 +480,17 @@ def test_two_entrants_ask_for_each_other_and_are_shown_as_partners(
     assert bob.inner_text(f"{her_row} .tn-asked") == " — vous propose de jouer ensemble"
     assert cy.query_selector(".tn-asked") is None  # nobody else learns of it
     bob.screenshot(path=str(artifacts / "tournament-partner-asked-fr.png"), full_page=True)
-    bob.click(f"{her_row} .tn-partner[data-partner=accept]")
+    # On any other page the bar says so too, and accepts there.
+    bob.goto("/#/history")
+    item = bob.wait_for_selector(
+        f"#invitations .tournament-partner-ask[data-player='{ui.player_id(ann)}']"
+    )
+    assert item.inner_text().startswith("Ann vous propose de jouer ensemble dans Friday cup")
+    assert cy.query_selector("#invitations .tournament-partner-ask") is None
+    bob.screenshot(path=str(artifacts / "tournament-partner-bar-fr.png"))
+    item.query_selector("button").click()
+    bob.wait_for_selector("#invitations .tournament-partner-ask", state="detached")
+    bob.goto(address)
     assert bob.wait_for_selector(f"{her_row} .tn-pair").inner_text() == " — avec Bob"
     cy.wait_for_selector(f"{her_row} .tn-pair")
     assert cy.inner_text(f"{her_row} .tn-pair") == " — с Bob"
