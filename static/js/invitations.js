@@ -99,52 +99,48 @@ function tournamentTableItem(table) {
   );
 }
 
-/** A tournament waiting for the reader to check in, with "Check in" (here) and its page. */
-function checkInItem(due) {
-  const id = due.tournament.id;
-  const time = new Date(due.starts_at).toLocaleTimeString(lang(), { timeStyle: "short" });
-  const button = h("button", { type: "button", class: "primary", text: t("tn_check_in_button") });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
+/** A tournament's line in the bar: its words a link to the tournament, and one button that
+ * takes the step from here (`send`), says it is done (`done`) and reads the bar again. */
+function tournamentStepItem(kind, dataset, words, button, send, done) {
+  const href = `#/tournaments/${encodeURIComponent(dataset.tournament)}`;
+  const step = h("button", { type: "button", class: "primary", ...button });
+  step.addEventListener("click", async () => {
+    step.disabled = true;
     try {
-      await post(`/api/tournaments/${encodeURIComponent(id)}/check-in`);
-      toast(t("tn_checked_in_toast"));
+      await send();
+      toast(done);
     } catch (error) {
       showError(error);
     }
-    button.disabled = false;
+    step.disabled = false;
     read();
   });
   return h(
     "li",
-    { class: "invitation tournament-check-in", dataset: { tournament: id } },
-    h("span", { class: "friend-name" }, h("a", { href: `#/tournaments/${encodeURIComponent(id)}`, text: t("tn_check_in_remind", { name: due.tournament.name, time, game: t(`preset_${due.preset}`) }) })),
-    h("span", { class: "friend-actions" }, button),
+    { class: `invitation ${kind}`, dataset },
+    h("span", { class: "friend-name" }, h("a", { href, text: words })),
+    h("span", { class: "friend-actions" }, step),
   );
+}
+
+/** A tournament waiting for the reader to check in, with "Check in" (here) and its page. */
+function checkInItem(due) {
+  const id = due.tournament.id;
+  const time = new Date(due.starts_at).toLocaleTimeString(lang(), { timeStyle: "short" });
+  const words = t("tn_check_in_remind", { name: due.tournament.name, time, game: t(`preset_${due.preset}`) });
+  const send = () => post(`/api/tournaments/${encodeURIComponent(id)}/check-in`);
+  return tournamentStepItem("tournament-check-in", { tournament: id }, words, { text: t("tn_check_in_button") }, send, t("tn_checked_in_toast"));
 }
 
 /** An entrant asking the reader to play together in a tournament, with "Accept" (here) and the
  * tournament's page, where the reader may ask someone else instead. */
 function partnerAskItem(ask) {
   const id = ask.tournament.id;
-  const button = h("button", { type: "button", class: "primary", text: t("tn_partner_accept"), "aria-label": t("tn_partner_accept_label", { name: ask.by.name }) });
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    try {
-      await api("PUT", `/api/tournaments/${encodeURIComponent(id)}/partner`, { partner: ask.by.id });
-      toast(t("tn_partner_accepted_toast", { name: ask.by.name }));
-    } catch (error) {
-      showError(error);
-    }
-    button.disabled = false;
-    read();
-  });
-  return h(
-    "li",
-    { class: "invitation tournament-partner-ask", dataset: { tournament: id, player: ask.by.id } },
-    h("span", { class: "friend-name" }, h("a", { href: `#/tournaments/${encodeURIComponent(id)}`, text: t("tn_partner_remind", { who: ask.by.name, name: ask.tournament.name }) })),
-    h("span", { class: "friend-actions" }, button),
-  );
+  const name = ask.by.name;
+  const words = t("tn_partner_remind", { who: name, name: ask.tournament.name });
+  const button = { text: t("tn_partner_accept"), "aria-label": t("tn_partner_accept_label", { name }) };
+  const send = () => api("PUT", `/api/tournaments/${encodeURIComponent(id)}/partner`, { partner: ask.by.id });
+  return tournamentStepItem("tournament-partner-ask", { tournament: id, player: ask.by.id }, words, button, send, t("tn_partner_accepted_toast", { name }));
 }
 
 /** The page changed: `where` is `{ lobby: true }`, `{ room: code }`, `{ tournament: id }` or
