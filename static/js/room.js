@@ -1000,7 +1000,11 @@ export function showRoom(app, code) {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch", text: t("rematch"), onclick: () => command("rematch", {}) }));
       if (room.rematch.length) parts.push(h("p", { class: "muted", text: t("rematch_votes", { n: room.rematch.length, m: humans }) }));
     }
-    if (room.match_id) parts.push(h("a", { class: "button", href: `#/m/${encodeURIComponent(room.match_id)}`, text: t("scoresheet") }));
+    // The stored match is read by whoever may read it (docs/protocol.md §3): anyone for a
+    // public room's or a tournament table's (public once decided), else only its players — a
+    // watcher of a private table has the live scoresheet beside the table, not this link.
+    const readable = room.public || S.tournament || played() !== null;
+    if (room.match_id && readable) parts.push(h("a", { class: "button", id: "match-scoresheet", href: `#/m/${encodeURIComponent(room.match_id)}`, text: t("scoresheet") }));
     parts.push(h("a", { class: "button", href: "#/", text: t("back_to_lobby") }));
     return h("div", { class: "center-box match-over", id: "match-over" }, parts);
   }

@@ -73,3 +73,39 @@ def test_the_link_to_watch_is_copied_or_shown_to_copy_by_hand(new_page: Any) -> 
     assert shown.startswith("Copy this link by hand: ") and shown.rstrip("×\n ").endswith(watch)
     toast = page.locator("#toasts .toast", has_text="by hand")
     assert toast.evaluate("el => el.scrollWidth <= el.clientWidth")  # the link whole, on a phone
+
+
+
+def test_the_end_of_a_private_match_links_its_scoresheet_to_its_players_only(
+    new_page: Any, live_server: Server
+) -> None:
+    """A private match's stored scoresheet and records are its players' (docs/protocol.md §3):
+    the end of the match links them for the player; one who watched it has the live scoresheet
+    beside the table and no link to a page that would say the match does not exist."""
+    host = new_page()
+    ui.set_name(host, "Host")
+    code = ui.create_room(host, bots=(1, 2, 3), target=1)
+    watch = httpx.get(f"{live_server.url}/api/rooms/{code}").json()["room"]["watch_code"]
+    watcher = new_page(locale="bg-BG")
+    ui.set_name(watcher, "Зоя")
+    watcher.goto(f"/#/r/{watch}")
+    watcher.wait_for_selector("#room[data-status=waiting]")
+    ui.start(host)
+    while (step := ui.wait_next(host)) != "finished":  # target 1: a scoring deal ends it
+        if step == "result":
+            ui.close_result(host)
+        elif step == "bid":
+            ui.bid(host, prefer="hearts")
+        else:
+            ui.play(host)
+    match_id = host.evaluate("() => window.__belote.state.room.match_id")
+    assert httpx.get(f"{live_server.url}/api/matches/{match_id}").status_code == 404
+    watcher.wait_for_selector("#room[data-status=finished]")
+    ui.close_result(watcher)  # the last deal's result first, as a player
+    over = watcher.wait_for_selector("#match-over")
+    assert over.query_selector("a[href^='#/m/']") is None, over.inner_html()
+    assert over.query_selector("#verdict").inner_text().startswith("Победител: Отбор ")
+    assert watcher.query_selector("#sheet table.scoresheet") is not None  # the live one
+    host.click("#match-over #match-scoresheet")
+    host.wait_for_selector("#match table.scoresheet")
+    assert host.evaluate("() => location.hash") == f"#/m/{match_id}"
