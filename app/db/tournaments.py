@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 
-from sqlalchemy import Update, and_, delete, func, or_, select, update
+from sqlalchemy import Update, and_, delete, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -311,7 +311,11 @@ class SqlTournaments:
             entry.partner_id = partner_id
 
     async def partner_asks_of(self, player_id: str) -> list[PartnerAsk]:
+        """The asks the bar shows the player: not those of one the player muted, as a friend
+        request of theirs is not shown (app.db.friends); the ask still stands, and should the
+        player ask them back the two are a pair."""
         asker, mine = aliased(m.TournamentEntry), aliased(m.TournamentEntry)
+        muted = exists().where(m.Mute.muter_id == player_id, m.Mute.muted_id == asker.player_id)
         async with self._sessions() as session:
             rows = await session.execute(
                 select(m.Tournament.id, m.Tournament.name, m.Tournament.preset, m.Player)
@@ -323,6 +327,7 @@ class SqlTournaments:
                     asker.partner_id == player_id,
                     or_(mine.partner_id.is_(None), mine.partner_id != asker.player_id),
                     m.Tournament.status == REGISTERING,
+                    ~muted,
                 )
                 .order_by(m.Tournament.created_at, m.Tournament.id, asker.joined_at)
             )

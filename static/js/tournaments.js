@@ -10,6 +10,7 @@ import { append, clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { houseRulesText, lang, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
+import { isMuted } from "./mute.js";
 import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
 import { accountNote, dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
@@ -212,8 +213,9 @@ export function showTournament(app, id) {
   }
 
   function draw(tn) {
-    // The check-in opens by the clock, not by a change in the tournament: drawn again then.
-    const text = JSON.stringify([tn, checkInOpen(tn)]);
+    // The check-in opens by the clock, and the asks shown follow this device's mutes, neither
+    // a change in the tournament: drawn again when they change.
+    const text = JSON.stringify([tn, checkInOpen(tn), tn.you ? tn.you.asked_by.filter(isMuted) : []]);
     if (text === shown) return;
     shown = text;
     const me = getPlayer();
@@ -307,7 +309,9 @@ export function showTournament(app, id) {
     if (e.partner === getPlayer().id) return button("part", null);
     if (e.partner) return null; // partners with someone else
     if (you.partner === e.id) return [h("span", { class: "tn-asked", text: ` — ${t("tn_partner_asked")}` }), button("take_back", null)];
-    if (you.asked_by.includes(e.id)) return [h("span", { class: "tn-asked", text: ` — ${t("tn_partner_asks_you")}` }), button("accept", e.id)];
+    // An ask from one the reader muted is not shown, as in the bar (asking them back still
+    // makes the pair: their ask stands).
+    if (you.asked_by.includes(e.id) && !isMuted(e.id)) return [h("span", { class: "tn-asked", text: ` — ${t("tn_partner_asks_you")}` }), button("accept", e.id)];
     return button("ask", e.id);
   }
 

@@ -431,6 +431,29 @@ async def test_two_who_ask_for_each_other_are_drawn_as_partners(
     assert code_of(asked) == (422, "bad_request")
 
 
+async def test_an_ask_from_one_muted_is_not_put_in_the_bar(http: httpx.AsyncClient) -> None:
+    """As a friend request from a player one muted is not shown (app.db.friends), neither is
+    their ask to play together, on every page's bar; the ask stands all the same (the page
+    lists it for the one asked to answer, or not), and unmuting shows it again."""
+    ann, bob, cy = [await new_guest(http, n) for n in ("Ann", "Bob", "Cy")]
+    tid = (await made(http, ann, preset="bulgarian", size=8))["id"]
+    await entered(http, tid, [bob, cy])
+    for asker in (ann, bob):
+        answer = await http.put(f"{T}/{tid}/partner", json={"partner": cy.id}, headers=asker.auth)
+        assert answer.status_code == 200, answer.text
+
+    async def bar() -> list[str]:
+        got = (await http.get("/api/players/me/invitations", headers=cy.auth)).json()
+        return [ask["by"]["name"] for ask in got["tournament_partner_asks"]]
+
+    assert await bar() == ["Ann", "Bob"]
+    assert (await http.put(f"/api/players/me/mutes/{bob.id}", headers=cy.auth)).status_code == 204
+    assert await bar() == ["Ann"]
+    assert (await read(http, tid, cy))["you"]["asked_by"] == [ann.id, bob.id]
+    assert (await http.delete(f"/api/players/me/mutes/{bob.id}", headers=cy.auth)).is_success
+    assert await bar() == ["Ann", "Bob"]
+
+
 async def test_every_table_plays_the_host_s_house_rules_to_their_target(
     http: httpx.AsyncClient, server: Server
 ) -> None:

@@ -501,6 +501,16 @@ def test_two_entrants_ask_for_each_other_and_are_shown_as_partners(
     # Parted: Bob's ask stands, and Ann may take it up again.
     ann.wait_for_selector(f"{row} .tn-partner[data-partner=accept]")
     assert ann.query_selector(".tn-pair") is None
+    # An ask from one muted is not shown, on the page as in the bar; it stands all the same.
+    muted = ann.request.put(f"/api/players/me/mutes/{ui.player_id(bob)}", headers=ui.auth(ann))
+    assert muted.ok, muted.text()
+    ann.reload()
+    ann.wait_for_selector(f"{row} .tn-partner[data-partner=ask]")
+    assert ann.query_selector(".tn-asked") is None
+    ann.goto("/#/history")
+    ann.reload()
+    ann.wait_for_selector("#invitations[data-read]", state="attached")  # the bar read
+    assert ann.query_selector("#invitations .tournament-partner-ask") is None
 
 
 def test_a_rated_tournament_is_made_by_an_account_and_a_guest_is_told_why_not_to_enter(

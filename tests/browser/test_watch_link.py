@@ -75,7 +75,6 @@ def test_the_link_to_watch_is_copied_or_shown_to_copy_by_hand(new_page: Any) -> 
     assert toast.evaluate("el => el.scrollWidth <= el.clientWidth")  # the link whole, on a phone
 
 
-
 def test_the_end_of_a_private_match_links_its_scoresheet_to_its_players_only(
     new_page: Any, live_server: Server
 ) -> None:
