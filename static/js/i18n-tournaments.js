@@ -4,7 +4,7 @@ export const WORDS = {
   en: {
     nav_tournaments: "Tournaments",
     tn_title: "Tournaments",
-    tn_explain: "Knockout tournaments, where the winner of each match goes on to the next round until the final, and Swiss ones, where everyone plays every round and the standings decide. Where the game has partners, they are drawn when the tournament starts, and an odd one out plays with a bot. Each match is played at a table of its own, with the turn clock on: a bot plays for whoever is away.",
+    tn_explain: "Knockout tournaments, where the winner of each match goes on to the next round until the final, and Swiss ones, where everyone plays every round and the standings decide. Where the game has partners, two entrants may choose each other; the others are drawn when the tournament starts, and an odd one out plays with a bot. Each match is played at a table of its own, with the turn clock on: a bot plays for whoever is away.",
     tn_none: "No tournaments yet: make the first one.",
     tn_name: "Name",
     tn_entrants: "Entrants",
@@ -116,7 +116,7 @@ export const WORDS = {
   fr: {
     nav_tournaments: "Tournois",
     tn_title: "Tournois",
-    tn_explain: "Tournois à élimination directe, où le vainqueur de chaque partie passe au tour suivant jusqu'à la finale, et au système suisse, où chacun joue tous les tours et le classement décide. Dans un jeu à partenaires, ceux-ci sont tirés au sort au début du tournoi, et un joueur sans partenaire joue avec un robot. Chaque partie se joue à une table à part, avec le chrono : un robot joue pour qui est absent.",
+    tn_explain: "Tournois à élimination directe, où le vainqueur de chaque partie passe au tour suivant jusqu'à la finale, et au système suisse, où chacun joue tous les tours et le classement décide. Dans un jeu à partenaires, deux inscrits peuvent se choisir ; les autres sont tirés au sort au début du tournoi, et un joueur sans partenaire joue avec un robot. Chaque partie se joue à une table à part, avec le chrono : un robot joue pour qui est absent.",
     tn_none: "Aucun tournoi pour l'instant : créez le premier.",
     tn_name: "Nom",
     tn_entrants: "Inscrits",
@@ -228,7 +228,7 @@ export const WORDS = {
   bg: {
     nav_tournaments: "Турнири",
     tn_title: "Турнири",
-    tn_explain: "Турнири с директна елиминация, където победителят във всяка партия продължава в следващия кръг до финала, и по швейцарска система, където всеки играе във всеки кръг и решава класирането. Където се играе с партньори, те се теглят при старта на турнира, а който остане без партньор, играе с бот. Всяка партия се играе на отделна маса с часовник: бот играе вместо отсъстващия.",
+    tn_explain: "Турнири с директна елиминация, където победителят във всяка партия продължава в следващия кръг до финала, и по швейцарска система, където всеки играе във всеки кръг, а победителя определя класирането. Където се играе с партньори, двама записани могат да се изберат един друг; останалите се теглят при старта на турнира, а който остане без партньор, играе с бот. Всяка партия се играе на отделна маса с часовник: бот играе вместо отсъстващия.",
     tn_none: "Още няма турнири: създайте първия.",
     tn_name: "Име",
     tn_entrants: "Записани",
