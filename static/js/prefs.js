@@ -1,5 +1,5 @@
-// The player's preferences, remembered on this device (localStorage): the four-colour deck and
-// sound (off until asked for), applied as classes on <html>, so nothing is redrawn; and the
+// The player's preferences, remembered on this device (localStorage): the four-colour deck,
+// sound and "Confirm each card" (each off until asked for), applied as classes on <html>, so nothing is redrawn; and the
 // colours, light or dark: the device's own choice unless the reader chose otherwise with the
 // top bar's button. The dark colours are a stylesheet (css/dark.css) whose media says when it
 // applies, so that a device set to dark shows the site dark before any script has run.
@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "belote.prefs";
-const DEFAULTS = { fourColour: false, sound: false, theme: "auto" };
+const DEFAULTS = { fourColour: false, sound: false, confirmPlay: false, theme: "auto" };
 const THEMES = ["auto", "light", "dark"];
 const deviceDark = window.matchMedia("(prefers-color-scheme: dark)");
 
@@ -63,15 +63,22 @@ export function applyPrefs() {
 }
 deviceDark.addEventListener("change", () => applyPrefs());
 
-/** The table's switches: four-colour deck, sound. `onChange(name, value)` is told of a change. */
+/** The table's switches: four-colour deck, sound, a card played by a second tap (room.js).
+ * `onChange(name, value)` is told of a change. */
 export function prefsControls(onChange = () => {}) {
-  const box = (id, name, label) => {
+  const box = (id, name, label, title = null) => {
     const input = h("input", { type: "checkbox", id, checked: pref(name) });
     input.addEventListener("change", () => {
       setPref(name, input.checked);
       onChange(name, input.checked);
     });
-    return h("label", { class: "pref", for: id }, input, " ", label);
+    return h("label", { class: "pref", for: id, title }, input, " ", label);
   };
-  return h("div", { class: "table-prefs", id: "table-prefs" }, box("pref-four-colour", "fourColour", t("four_colour")), box("pref-sound", "sound", t("sound_on")));
+  return h(
+    "div",
+    { class: "table-prefs", id: "table-prefs" },
+    box("pref-four-colour", "fourColour", t("four_colour")),
+    box("pref-sound", "sound", t("sound_on")),
+    box("pref-confirm-play", "confirmPlay", t("confirm_play"), t("confirm_play_explain")),
+  );
 }

@@ -8,7 +8,7 @@ import { forgottenGuestName, getPlayer } from "./identity.js";
 import { errorText, houseRulesText, labelled, lang, t } from "./i18n.js";
 import { cardBack, cardFace, cardLabel, cardName, cardText, layoutHand, sortForShow, stackTag, SUIT_OF_NAME, SUIT_SYMBOL } from "./cards.js";
 import { nameForm, ratedBadge } from "./lobby.js";
-import { prefsControls } from "./prefs.js";
+import { pref, prefsControls } from "./prefs.js";
 import { avatar, dealerBadge, nameParts, playerScores, seatState, teamScores } from "./plates.js";
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
@@ -93,6 +93,7 @@ export function showRoom(app, code) {
     rebelote: true,
     busy: false,
     pendingCard: null, // the card (or bid) sent and not yet answered: shown as pending
+    armedCard: null, // "Confirm each card": the card chosen by a first tap, played by a second
     nextAsked: false, // this player pressed "Next deal" during the pause
     playedForYou: [], // what the server played for this player since they last looked: {number, seq, what}
     leaveTo: null, // a link the player followed during the match: asked to confirm
@@ -303,6 +304,15 @@ export function showRoom(app, code) {
       act({ play: card });
       return;
     }
+    // "Confirm each card" (prefs.js): a first tap or click only chooses the card, so that a
+    // slip of the finger on a phone's crowded hand plays nothing. The keyboard's Enter, which
+    // comes after choosing with the arrows, plays at once.
+    if (pref("confirmPlay") && !S.keyboard && S.armedCard !== card) {
+      S.armedCard = card;
+      render();
+      return;
+    }
+    S.armedCard = null;
     const key = chosenDeclareKey(declareOptions());
     let pool = variants.filter((a) => declareKey(a.declare) === key);
     if (!pool.length) pool = variants;
@@ -375,6 +385,7 @@ export function showRoom(app, code) {
         if (S.nextAsked) S.showResult = false;
         S.nextAsked = false;
         S.armedBid = null;
+        S.armedCard = null;
         S.declare = null;
         S.belote = true;
         S.rebelote = true;
@@ -387,6 +398,7 @@ export function showRoom(app, code) {
         S.deal = d.deal;
         S.turn = d.turn;
         S.armedBid = null;
+        S.armedCard = null;
         break;
       case "deal_end":
         if (me() !== null) playSound(dealWon(d.result) ? "won" : "lost");
@@ -749,7 +761,7 @@ export function showRoom(app, code) {
           const state = !playing ? "idle" : legalCards.has(stack.up) ? "playable" : "dimmed";
           face = cardFace(stack.up, {
             button: mine,
-            extraClass: `stack-up ${mine ? state : ""} ${turned ? "turned-now" : ""} ${S.pendingCard === stack.up ? "pending" : ""}`,
+            extraClass: `stack-up ${mine ? state : ""} ${turned ? "turned-now" : ""} ${S.pendingCard === stack.up ? "pending" : ""} ${mine && S.armedCard === stack.up ? "armed" : ""}`,
             attrs: mine ? { onclick: () => playCard(stack.up), tabindex: "-1" } : {},
           });
         }
@@ -870,7 +882,7 @@ export function showRoom(app, code) {
         const state = !playing ? "idle" : legalCards.has(card) ? "playable" : "dimmed";
         return cardFace(card, {
           button: true,
-          extraClass: `${state} ${S.pendingCard === card ? "pending" : ""}`,
+          extraClass: `${state} ${S.pendingCard === card ? "pending" : ""} ${S.armedCard === card ? "armed" : ""}`,
           attrs: {
             onclick: () => playCard(card),
             "aria-label": state === "dimmed" ? `${cardName(card)} — ${t("not_playable")}` : null,
@@ -1058,7 +1070,9 @@ export function showRoom(app, code) {
 
   function renderTable() {
     const deal = S.deal;
-    const hint = deal && deal.hand && myTurn() && !touchOnly() ? (deal.phase === "playing" ? t("keyboard_help") : t("keyboard_help_bid")) : null;
+    const keys = deal && deal.hand && myTurn() && !touchOnly() ? (deal.phase === "playing" ? t("keyboard_help") : t("keyboard_help_bid")) : null;
+    const armed = S.armedCard && myTurn() ? t("card_confirm", { card: cardName(S.armedCard) }) : null;
+    const hint = armed || keys;
     // While the player sits in a deal, "Your turn", the keyboard hint and the hand keep their
     // room when it is another's turn (hidden, not gone): the cards stay where they are as the
     // turn goes round (they went down 30-50 px, under the finger, on each of the player's
@@ -1088,7 +1102,7 @@ export function showRoom(app, code) {
         me() !== null ? stacksView(me()) : null,
         keep(handView(), h("div", { class: "hand kept", "aria-hidden": "true" })),
         keep(
-          hint ? h("p", { class: "hint", id: "keyboard-hint", text: hint }) : null,
+          hint ? h("p", { class: `hint ${armed ? "card-confirm" : ""}`, id: armed ? "card-confirm" : "keyboard-hint", role: armed ? "status" : null, text: hint }) : null,
           touchOnly() ? null : h("p", { class: "hint kept", "aria-hidden": "true", text: t("keyboard_help") }),
         ),
       ),

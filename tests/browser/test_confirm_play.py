@@ -1,0 +1,84 @@
+""""Confirm each card" (static/js/prefs.js, room.js): with it on, a first tap or click only
+chooses a card and a second plays it, so that a slip on a phone's crowded hand plays nothing;
+the keyboard's Enter, which comes after choosing with the arrows, plays at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def turn_to_play(page: Any) -> list[str]:
+    """Bid (a contract, so that the deal is played) until it is the player's turn to play a
+    card; returns the cards highlighted."""
+    while (step := ui.wait_next(page)) != "play":
+        assert step != "finished", "the match ended before the player's turn to play"
+        if step == "result":
+            ui.close_result(page)
+        else:
+            ui.bid(page, prefer="hearts")
+    return ui.playable(page)
+
+
+def test_a_first_tap_chooses_the_card_and_a_second_plays_it(new_page: Any) -> None:
+    page = new_page(viewport=PHONE, has_touch=True, locale="fr-FR")
+    ui.set_name(page, "Amélie")
+    ui.create_room(page, bots=(1, 2, 3))
+    box = page.locator("#pref-confirm-play")
+    assert not box.is_checked()  # off until asked for
+    label = page.locator("label[for='pref-confirm-play']")
+    assert label.inner_text().strip() == "Confirmer chaque carte"
+    assert label.get_attribute("title", timeout=1000).startswith("Un premier appui choisit")
+    box.check()
+    ui.start(page)
+    cards = turn_to_play(page)
+    before = ui.version(page)
+    first = f"#hand .card[data-card='{cards[0]}']"
+    page.tap(first)
+    page.wait_for_selector(f"{first}.armed")
+    hint = page.inner_text("#card-confirm")
+    assert hint.endswith(" : choisissez à nouveau cette carte pour la jouer."), hint
+    assert ui.version(page) == before and ui.hand(page).count(cards[0]) == 1  # nothing sent
+    if len(cards) > 1:  # another card chosen instead: the first is no longer
+        other = f"#hand .card[data-card='{cards[1]}']"
+        page.tap(other)
+        page.wait_for_selector(f"{other}.armed")
+        assert page.locator("#hand .card.armed").count() == 1
+        assert ui.version(page) == before
+        first, cards = other, cards[1:]
+    page.tap(first)  # the second tap on the same card plays it
+    ui.wait_changed(page, before)
+    page.wait_for_selector(f"#trick .card[data-card='{cards[0]}']")
+    assert cards[0] not in ui.hand(page)
+    assert page.query_selector("#card-confirm") is None
+    # The choice is remembered on this device.
+    page.reload()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert page.locator("#pref-confirm-play").is_checked()
+
+
+def test_the_keyboard_plays_at_once_whatever_the_choice(new_page: Any) -> None:
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3))
+    page.check("#pref-confirm-play")
+    ui.start(page)
+    turn_to_play(page)
+    played = ui.play(page, keyboard=True)  # ArrowRight then Enter: one key press plays
+    assert played not in ui.hand(page)
+    # And the mouse chooses first, then plays.
+    cards = turn_to_play(page)
+    before = ui.version(page)
+    page.click(f"#hand .card[data-card='{cards[0]}']")
+    page.wait_for_selector("#hand .card.armed")
+    assert page.inner_text("#card-confirm").endswith(": choose it again to play it.")
+    assert ui.version(page) == before
+    page.click(f"#hand .card[data-card='{cards[0]}']")
+    ui.wait_changed(page, before)
+    assert cards[0] not in ui.hand(page)
