@@ -1,5 +1,5 @@
-"""The path parameters of the REST API, checked against the format of what they name before
-any of them reaches a room or the database.
+"""The path (and query) parameters of the REST API, checked against the format of what they name
+before any of them reaches a room or the database.
 
 A value that cannot name anything — a NUL byte, a non-URL-safe character, a string longer than
 its column, an integer beyond the column's 32 bits — is answered 422 ``bad_request`` by FastAPI's
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Path
+from fastapi import Path, Query
 
 URL_SAFE = r"^[A-Za-z0-9_-]{1,32}$"  # secrets.token_urlsafe, within the String(32) columns
 HEX = r"^[0-9a-f]{1,32}$"  # secrets.token_hex, within the String(32) column
@@ -25,3 +25,11 @@ PlayerId = Annotated[str, Path(pattern=HEX, description="A player id (16 hex dig
 DealNumber = Annotated[int, Path(ge=1, le=INT32_MAX, description="The deal's number, from 1.")]
 InvitationId = Annotated[int, Path(ge=1, le=INT32_MAX, description="An invitation's id.")]
 SessionId = Annotated[str, Path(pattern=HEX, description="A signed-in device id (16 hex digits).")]
+MatchCursor = Annotated[
+    str | None,
+    Query(
+        pattern=URL_SAFE,
+        description="The id of the last match of the page before: the matches after it.",
+    ),
+]
+PageSize = Annotated[int, Query(ge=1, le=100, description="How many matches at the most.")]

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, or_, select
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from app.db import models as m
+from app.rooms.errors import RoomError
 from app.rules import (
     DEAL_FORMAT,
     DealState,
@@ -69,21 +70,38 @@ class History:
         self._sessions = sessions
 
     async def matches_of(
-        self, player_id: str, reader: str | None, limit: int = 50
+        self, player_id: str, reader: str | None, limit: int = 50, before: str | None = None
     ) -> list[dict[str, Any]]:
         """A player's matches that ``reader`` may read (all of them for the player), newest
-        first."""
+        first: ``limit`` of them, after the match ``before`` if given (the last of the page
+        before: a key, not an offset, so a match begun meanwhile neither repeats nor hides
+        one). ``before`` must be one of those matches, else ``unknown_match``."""
+        mine = m.MatchSeat.player_id == player_id
+        readable = mine if reader == player_id else and_(mine, _readable_by(reader))
         query = (
             select(m.Match, m.MatchSeat.seat, m.Room.code, m.Room.public)
             .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
             .join(m.Room, m.Room.id == m.Match.room_id)
-            .where(m.MatchSeat.player_id == player_id)
-            .order_by(m.Match.started_at.desc())
+            .where(readable)
+            .order_by(m.Match.started_at.desc(), m.Match.id.desc())
             .limit(limit)
         )
-        if reader != player_id:
-            query = query.where(_readable_by(reader))
         async with self._sessions() as session:
+            if before is not None:
+                cursor = (
+                    await session.execute(
+                        select(m.Match.started_at, m.Match.id)
+                        .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)
+                        .join(m.Room, m.Room.id == m.Match.room_id)
+                        .where(m.Match.id == before, readable)
+                    )
+                ).first()
+                if cursor is None:
+                    raise RoomError("unknown_match", f"No match has the id {before!r}.")
+                at, key = cursor
+                query = query.where(
+                    or_(m.Match.started_at < at, and_(m.Match.started_at == at, m.Match.id < key))
+                )
             rows = (await session.execute(query)).all()
             seats = await self._seats_of(session, [match.id for match, *_ in rows])
         out = []

@@ -68,6 +68,39 @@ function downloadButton(label, path, filename, id) {
   });
 }
 
+const HISTORY_PAGE = 50; // matches a page: the first shown, then each "Older matches"
+
+/** A row of the History table: when, the game, the players, the score and verdict, the way to
+ * the match (and back to its table while it is played). */
+function historyRow(m) {
+  // The side the player scored for comes from the match's sides (a team, or himself).
+  const n = seatsOfRules(m.rules);
+  const us = m.your_side ?? sideOf(n, m.your_seat);
+  const sheet = m.scoresheet || { scores: sidesOf(n).map(() => 0) };
+  const won = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
+  const verdict = typeof m.conceded === "number" ? `${won} · ${t("conceded_mark")}` : won;
+  const score = sideOrder(n, us).map((side) => sheet.scores[side]).join(" – ");
+  return h(
+    "tr",
+    { dataset: { match: m.id } },
+    h("td", { text: new Date(m.started_at).toLocaleString() }),
+    h("td", { text: t(`preset_${m.rules.preset}`) }),
+    h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
+    h("td", { text: `${score} (${verdict})` }),
+    h(
+      "td",
+      { class: "actions" },
+      h(
+        "div",
+        { class: "action-buttons" },
+        h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
+        // A match still being played: the way back to its table.
+        !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
+      ),
+    ),
+  );
+}
+
 export function showHistory(app) {
   const box = h("section", { class: "panel wide", id: "history" }, h("h2", { text: t("history") }), h("p", { class: "muted", text: t("loading") }));
   app.append(box);
@@ -76,7 +109,27 @@ export function showHistory(app) {
     replace(box, h("h2", { text: t("history") }), h("p", { text: t("history_needs_name") }), h("a", { class: "button", href: "#/", text: t("nav_lobby") }));
     return {};
   }
-  get(`/api/players/${encodeURIComponent(player.id)}/matches`)
+  const url = `/api/players/${encodeURIComponent(player.id)}/matches?limit=${HISTORY_PAGE}`;
+  // The pages after the first follow the last match shown (a key: a match begun meanwhile
+  // neither repeats a row nor hides one); a short page is the last.
+  const more = h("button", { type: "button", id: "history-more", text: t("older_matches") });
+  let rows = null;
+  function add(matches) {
+    rows.append(...matches.map(historyRow));
+    more.hidden = matches.length < HISTORY_PAGE;
+    if (matches.length) more.dataset.before = matches.at(-1).id;
+  }
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      add(await get(`${url}&before=${encodeURIComponent(more.dataset.before)}`));
+    } catch (error) {
+      if (!pageTokenRefused(player, error)) showError(error);
+    } finally {
+      more.disabled = false;
+    }
+  });
+  get(url)
     .then((matches) => {
       clear(box);
       box.append(
@@ -93,45 +146,17 @@ export function showHistory(app) {
         box.append(h("p", { text: t("no_history") }));
         return;
       }
+      rows = h("tbody", {});
       box.append(
         h(
           "table",
           { class: "history-table matches-table" },
           h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score"), ""].map((x) => h("th", { text: x })))),
-          h(
-            "tbody",
-            {},
-            matches.map((m) => {
-              // The side the player scored for comes from the match's sides (a team, or himself).
-              const n = seatsOfRules(m.rules);
-              const us = m.your_side ?? sideOf(n, m.your_seat);
-              const sheet = m.scoresheet || { scores: sidesOf(n).map(() => 0) };
-              const won = !m.finished ? t("unfinished") : m.winner === us ? t("won") : t("lost");
-              const verdict = typeof m.conceded === "number" ? `${won} · ${t("conceded_mark")}` : won;
-              const score = sideOrder(n, us).map((side) => sheet.scores[side]).join(" – ");
-              return h(
-                "tr",
-                { dataset: { match: m.id } },
-                h("td", { text: new Date(m.started_at).toLocaleString() }),
-                h("td", { text: t(`preset_${m.rules.preset}`) }),
-                h("td", { text: m.seats.map((s) => seatLabel(m.seats, s.seat)).join(", ") }),
-                h("td", { text: `${score} (${verdict})` }),
-                h(
-                  "td",
-                  { class: "actions" },
-                  h(
-                    "div",
-                    { class: "action-buttons" },
-                    h("a", { class: "button", href: `#/m/${encodeURIComponent(m.id)}`, text: t("view") }),
-                    // A match still being played: the way back to its table.
-                    !m.finished && m.room ? h("a", { class: "button primary return", href: `#/r/${encodeURIComponent(m.room)}`, text: t("return_to_table") }) : null,
-                  ),
-                ),
-              );
-            }),
-          ),
+          rows,
         ),
+        h("p", { class: "history-more" }, more),
       );
+      add(matches);
     })
     .catch((error) => {
       if (pageTokenRefused(player, error)) return;

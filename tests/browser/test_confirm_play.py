@@ -1,4 +1,4 @@
-""""Confirm each card" (static/js/prefs.js, room.js): with it on, a first tap or click only
+""" "Confirm each card" (static/js/prefs.js, room.js): with it on, a first tap or click only
 chooses a card and a second plays it, so that a slip on a phone's crowded hand plays nothing;
 the keyboard's Enter, which comes after choosing with the arrows, plays at once."""
 
