@@ -151,7 +151,7 @@ export function showHistory(app) {
         h(
           "table",
           { class: "history-table matches-table" },
-          h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score"), ""].map((x) => h("th", { text: x })))),
+          h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score")].map((x) => h("th", { text: x })), h("th", {}, h("span", { class: "sr-only", text: t("actions_col") })))),
           rows,
         ),
         h("p", { class: "history-more" }, more),

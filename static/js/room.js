@@ -578,6 +578,9 @@ export function showRoom(app, code) {
     const house = houseRulesText(room.rules);
     replace(
       top,
+      // The page's heading under the site's h1, for a screen reader (the game is shown in the
+      // facts below): the table's parts (the deal, the scoresheet, the chat) are h3s under it.
+      h("h2", { class: "sr-only", id: "room-heading", text: t("room_heading", { game: t(`preset_${room.rules.preset}`) }) }),
       h(
         "div",
         { class: "room-settings-line" },

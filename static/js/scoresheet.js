@@ -49,7 +49,7 @@ export function scoresheetTable(sheet, order, teamNames, players = false) {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { text: t("deal_col") }), order.map((side) => h("th", { class: "side-col", text: teamNames[side] })), h("th", { class: "notes" })),
+      h("tr", {}, h("th", { text: t("deal_col") }), order.map((side) => h("th", { class: "side-col", text: teamNames[side] })), h("th", { class: "notes" }, h("span", { class: "sr-only", text: t("contract") }))),
     ),
     h("tbody", {}, rows),
     h(
@@ -147,7 +147,8 @@ export function breakdownTable(result, order, teamNames, seatName) {
     h(
       "table",
       { class: "breakdown-table" },
-      h("thead", {}, h("tr", {}, h("th"), order.map((side) => h("th", { text: teamNames[side] })))),
+      // Each header named, the row headers' too, for a screen reader (its text hidden).
+      h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: t("score") })), order.map((side) => h("th", { text: teamNames[side] })))),
       h("tbody", {}, rows),
     ),
     h("dl", { class: "facts" }, facts),

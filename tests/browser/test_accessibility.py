@@ -1,0 +1,90 @@
+"""Every page of the client checked by axe-core (the engine browsers' own audits use), in the
+light colours and the dark: no violation of any impact — a form control without a name, a
+heading missing, an empty table header, text too faint for its background. Where the pages'
+own tests check what a screen reader is told of the table (test_ui_audit.py) and the colours'
+contrast by hand (test_contrast.py), this one walks them all with the rules of WCAG 2.x."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.browser import ui
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+AXE = Axe()
+
+
+def violations(page: Any, where: str) -> list[str]:
+    """What axe finds wrong on the page as it stands: a line per rule, with its impact and the
+    first elements it was found on."""
+    ui.settle(page)
+    found = AXE.run(page).response["violations"]
+    return [
+        f"{where}: {v['id']} ({v['impact']}) on {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_axe(new_page: Any, scheme: str) -> None:
+    page = new_page(color_scheme=scheme, locale="fr-FR" if scheme == "dark" else "en-US")
+    ui.set_name(page, "Ann")
+    found = violations(page, "lobby")
+    ui.create_room(page, bots=(1, 2, 3), target=1)
+    found += violations(page, "waiting room")
+    ui.start(page)
+    while (step := ui.wait_next(page)) != "finished":
+        if step == "result":
+            found += violations(page, "deal result")
+            ui.close_result(page)
+        elif step == "bid":
+            found += violations(page, "bidding")
+            ui.bid(page, prefer="hearts")
+        else:
+            found += violations(page, "playing")
+            ui.play(page)
+    found += violations(page, "match over")
+    match_id = page.evaluate("() => window.__belote.state.room.match_id")
+    me = ui.player_id(page)
+    pages = {
+        "history": ("/#/history", "#history table"),
+        "match": (f"/#/m/{match_id}", "#match table.scoresheet"),
+        "replay": (f"/#/m/{match_id}/d/1", "#replay-step"),
+        "profile": (f"/#/p/{me}", "#profile-name"),
+        "leaderboard": ("/#/ratings/bulgarian", "#leaderboard h2"),
+        "rules": ("/#/rules/french", "#rules-scoring"),
+        "account": ("/#/account", "#account form"),
+        "tournaments": ("/#/tournaments", "#tournament-form #tn-create"),
+    }
+    for name, (address, drawn) in pages.items():
+        page.goto(address)
+        page.wait_for_selector(drawn)
+        found += violations(page, name)
+    page.fill("#tn-name", "Friday cup")
+    page.click("#tn-create")
+    page.wait_for_selector("#tournament #tn-entrants")
+    found += violations(page, "a tournament")
+    assert not found, "\n".join(found)
+
+
+def test_the_phone_s_table_passes_axe(new_page: Any) -> None:
+    page = new_page(viewport=PHONE, locale="bg-BG")
+    ui.set_name(page, "Мила")
+    ui.create_room(page, bots=(1, 2, 3))
+    ui.start(page)
+    found: list[str] = []
+    for _ in range(3):
+        step = ui.wait_next(page)
+        found += violations(page, f"phone {step}")
+        if step == "bid":
+            ui.bid(page, prefer="hearts")
+        elif step == "play":
+            ui.play(page)
+        else:
+            break
+    assert not found, "\n".join(found)
