@@ -13,6 +13,8 @@ from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser import ui
 from tests.browser.conftest import PHONE
+from tests.browser.test_mute import say
+from tests.browser.test_remove import seated_guest
 
 pytestmark = pytest.mark.browser
 
@@ -87,4 +89,44 @@ def test_the_phone_s_table_passes_axe(new_page: Any) -> None:
             ui.play(page)
         else:
             break
+    assert not found, "\n".join(found)
+
+
+def test_the_table_s_dialogs_and_panels_pass_axe(new_page: Any) -> None:
+    """What opens over the table or beside it: the host's settings, the chat's mute-and-report
+    box and the report dialog, "Remove" asked first, the invitation to friends, and during the
+    match the dialogs that ask before conceding and before leaving."""
+    host, guest = seated_guest(new_page, locale="fr-FR")
+    found: list[str] = []
+    say(guest, "bonjour")
+    host.wait_for_selector(".chat-text:has-text('bonjour')")
+    host.click("#chat-mute summary")
+    found += violations(host, "mute box")
+    host.click(f".report-player[data-player='{ui.player_id(guest)}']")
+    host.wait_for_selector("#report-confirm")
+    found += violations(host, "report dialog")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#report-confirm", state="detached")
+    host.click(".seat[data-seat='2'] button.remove-player")
+    host.wait_for_selector("#remove-confirm")
+    found += violations(host, "remove, asked first")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#remove-confirm", state="detached")
+    host.click("#room-settings")
+    host.wait_for_selector("#settings-dialog")
+    found += violations(host, "settings dialog")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#settings-dialog", state="detached")
+    host.click("#invite-friends summary")
+    host.wait_for_selector("#invite-friends-list li")
+    found += violations(host, "invite friends")
+    host.check("#fill-bots")
+    ui.start(host)
+    guest.wait_for_selector("#room[data-status=playing]")
+    for button, kind in (("#concede", "concede"), ("#leave-match", "leave")):
+        guest.click(button)
+        guest.wait_for_selector(f"#exit-confirm[data-kind={kind}]")
+        found += violations(guest, f"{kind} dialog")
+        guest.click("#exit-stay")
+        guest.wait_for_selector("#exit-confirm", state="detached")
     assert not found, "\n".join(found)
