@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -15,6 +16,7 @@ from tests.browser import ui
 from tests.browser.conftest import PHONE
 from tests.browser.test_mute import say
 from tests.browser.test_remove import seated_guest
+from tests.conftest import Server
 
 pytestmark = pytest.mark.browser
 
@@ -129,4 +131,26 @@ def test_the_table_s_dialogs_and_panels_pass_axe(new_page: Any) -> None:
         found += violations(guest, f"{kind} dialog")
         guest.click("#exit-stay")
         guest.wait_for_selector("#exit-confirm", state="detached")
+    assert not found, "\n".join(found)
+
+
+def test_waiting_for_quick_play_and_watching_by_a_link_pass_axe(
+    new_page: Any, live_server: Server
+) -> None:
+    found: list[str] = []
+    ann = new_page(locale="bg-BG")
+    ui.set_name(ann, "Ана")
+    ann.select_option("#qp-wait", "60")
+    ann.click("#play-now")
+    ann.wait_for_selector("#quickplay[data-state=waiting] #qp-status")
+    found += violations(ann, "quick play, waiting")
+    ann.goto("/")  # leaves the queue's page: a table of her own to be watched
+    code = ui.create_room(ann, bots=(1, 2, 3))
+    ui.start(ann)
+    watch = httpx.get(f"{live_server.url}/api/rooms/{code}").json()["room"]["watch_code"]
+    watcher = new_page(color_scheme="dark")
+    ui.set_name(watcher, "Zed")
+    watcher.goto(f"/#/r/{watch}")
+    watcher.wait_for_selector("#room[data-status=playing] .seat .backs")
+    found += violations(watcher, "watching by the link")
     assert not found, "\n".join(found)
