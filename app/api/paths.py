@@ -13,6 +13,8 @@ from typing import Annotated
 
 from fastapi import Path, Query
 
+from app.rules import PRESETS
+
 URL_SAFE = r"^[A-Za-z0-9_-]{1,32}$"  # secrets.token_urlsafe, within the String(32) columns
 HEX = r"^[0-9a-f]{1,32}$"  # secrets.token_hex, within the String(32) column
 INT32_MAX = 2**31 - 1  # the Integer columns
@@ -33,3 +35,7 @@ MatchCursor = Annotated[
     ),
 ]
 PageSize = Annotated[int, Query(ge=1, le=100, description="How many matches at the most.")]
+PresetFilter = Annotated[
+    str | None,
+    Query(pattern=f"^({'|'.join(PRESETS)})$", description="Only those of this preset."),
+]

@@ -11,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from app.api.bodies import Body
 from app.api.erasure import erase_player
 from app.api.errors import responses
-from app.api.paths import MatchCursor, PageSize, PlayerId
+from app.api.paths import MatchCursor, PageSize, PlayerId, PresetFilter
 from app.api.reports import OwnReportOut
 from app.api.services import CreationLimit, PlayerDep, ReaderDep, ServicesDep, address_of
 from app.api.suspension import SuspensionOut, Unsuspended, suspension_of
@@ -128,10 +128,12 @@ async def matches(
     services: ServicesDep,
     before: MatchCursor = None,
     limit: PageSize = 50,
+    preset: PresetFilter = None,
 ) -> list[dict[str, Any]]:
     """A player's matches, newest first, with their scoresheets: all of them with the player's
     own token, otherwise only those the caller may read (public rooms', and private ones the
-    caller played in too). A page at a time: ``limit`` of them, those after ``before``."""
+    caller played in too). A page at a time: ``limit`` of them, those after ``before``; with
+    ``preset``, those of that game alone."""
     if await services.players.by_id(player_id) is None:
         raise RoomError("unknown_player", f"No player has the id {player_id!r}.")
-    return await services.history.matches_of(player_id, reader, limit, before)
+    return await services.history.matches_of(player_id, reader, limit, before, preset)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.bodies import Body, MatchTarget
 from app.api.errors import responses
-from app.api.paths import PlayerId, RoomCode
+from app.api.paths import PlayerId, PresetFilter, RoomCode
 from app.api.services import PlayerDep, ServicesDep, SignedInCreationLimit
 from app.api.suspension import Unsuspended
 from app.rooms.config import MOST_DEAL_PAUSE
@@ -184,10 +184,7 @@ async def public_rooms(
     services: ServicesDep,
     offset: Annotated[int, Query(ge=0, description="How many rooms of the list to skip.")] = 0,
     limit: Annotated[int, Query(ge=1, le=PAGE_MAX, description="The page's size.")] = 50,
-    preset: Annotated[
-        str | None,
-        Query(pattern=f"^({'|'.join(PRESETS)})$", description="Only the rooms of this preset."),
-    ] = None,
+    preset: PresetFilter = None,
 ) -> RoomsPage:
     """Public rooms waiting for players (first) or being played, the newest first in each;
     refreshed at most once a second."""

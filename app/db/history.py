@@ -70,14 +70,22 @@ class History:
         self._sessions = sessions
 
     async def matches_of(
-        self, player_id: str, reader: str | None, limit: int = 50, before: str | None = None
+        self,
+        player_id: str,
+        reader: str | None,
+        limit: int = 50,
+        before: str | None = None,
+        preset: str | None = None,
     ) -> list[dict[str, Any]]:
         """A player's matches that ``reader`` may read (all of them for the player), newest
-        first: ``limit`` of them, after the match ``before`` if given (the last of the page
-        before: a key, not an offset, so a match begun meanwhile neither repeats nor hides
-        one). ``before`` must be one of those matches, else ``unknown_match``."""
+        first — of the game ``preset`` alone if given —: ``limit`` of them, after the match
+        ``before`` if given (the last of the page before: a key, not an offset, so a match
+        begun meanwhile neither repeats nor hides one). ``before`` must be one of those
+        matches, else ``unknown_match``."""
         mine = m.MatchSeat.player_id == player_id
         readable = mine if reader == player_id else and_(mine, _readable_by(reader))
+        if preset is not None:
+            readable = and_(readable, m.Match.rules["preset"].as_string() == preset)
         query = (
             select(m.Match, m.MatchSeat.seat, m.Room.code, m.Room.public)
             .join(m.MatchSeat, m.MatchSeat.match_id == m.Match.id)

@@ -109,27 +109,62 @@ export function showHistory(app) {
     replace(box, h("h2", { text: t("history") }), h("p", { text: t("history_needs_name") }), h("a", { class: "button", href: "#/", text: t("nav_lobby") }));
     return {};
   }
-  const url = `/api/players/${encodeURIComponent(player.id)}/matches?limit=${HISTORY_PAGE}`;
+  const base = `/api/players/${encodeURIComponent(player.id)}/matches?limit=${HISTORY_PAGE}`;
+  // One game's matches or all (`?preset=`); the games come from GET /api/rules, the list shows
+  // without them (the choice then hidden).
+  const game = h("select", { id: "history-game", "aria-label": t("preset"), hidden: true }, h("option", { value: "", text: t("all_games") }));
+  get("/api/rules")
+    .then((rules) => {
+      game.append(...rules.presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
+      game.hidden = false;
+    })
+    .catch(() => {});
+  const url = () => `${base}${game.value ? `&preset=${encodeURIComponent(game.value)}` : ""}`;
   // The pages after the first follow the last match shown (a key: a match begun meanwhile
   // neither repeats a row nor hides one); a short page is the last.
   const more = h("button", { type: "button", id: "history-more", text: t("older_matches") });
+  const list = h("div", { id: "history-list" });
   let rows = null;
+  let asked = 0; // the newest question wins: a slow answer for a game no longer chosen is dropped
   function add(matches) {
     rows.append(...matches.map(historyRow));
     more.hidden = matches.length < HISTORY_PAGE;
     if (matches.length) more.dataset.before = matches.at(-1).id;
   }
+  function draw(matches) {
+    if (!matches.length) {
+      replace(list, h("p", { id: "no-history", text: t(game.value ? "no_history_game" : "no_history") }));
+      return;
+    }
+    rows = h("tbody", {});
+    replace(
+      list,
+      h(
+        "table",
+        { class: "history-table matches-table" },
+        h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score")].map((x) => h("th", { text: x })), h("th", {}, h("span", { class: "sr-only", text: t("actions_col") })))),
+        rows,
+      ),
+      h("p", { class: "history-more" }, more),
+    );
+    add(matches);
+  }
+  async function ask(then, query) {
+    const mine = ++asked;
+    try {
+      const matches = await get(query);
+      if (mine === asked) then(matches);
+    } catch (error) {
+      if (mine === asked && !pageTokenRefused(player, error)) showError(error);
+    }
+  }
   more.addEventListener("click", async () => {
     more.disabled = true;
-    try {
-      add(await get(`${url}&before=${encodeURIComponent(more.dataset.before)}`));
-    } catch (error) {
-      if (!pageTokenRefused(player, error)) showError(error);
-    } finally {
-      more.disabled = false;
-    }
+    await ask(add, `${url()}&before=${encodeURIComponent(more.dataset.before)}`);
+    more.disabled = false;
   });
-  get(url)
+  game.addEventListener("change", () => ask(draw, url()));
+  get(url())
     .then((matches) => {
       clear(box);
       box.append(
@@ -140,23 +175,12 @@ export function showHistory(app) {
           h("a", { class: "button", id: "my-profile", href: `#/p/${encodeURIComponent(player.id)}`, text: t("your_profile") }),
           " ",
           h("a", { class: "button", id: "leaderboards", href: "#/ratings/bulgarian", text: t("leaderboard") }),
+          " ",
+          game,
         ),
+        list,
       );
-      if (!matches.length) {
-        box.append(h("p", { text: t("no_history") }));
-        return;
-      }
-      rows = h("tbody", {});
-      box.append(
-        h(
-          "table",
-          { class: "history-table matches-table" },
-          h("thead", {}, h("tr", {}, [t("started"), t("preset"), t("players"), t("score")].map((x) => h("th", { text: x })), h("th", {}, h("span", { class: "sr-only", text: t("actions_col") })))),
-          rows,
-        ),
-        h("p", { class: "history-more" }, more),
-      );
-      add(matches);
+      draw(matches);
     })
     .catch((error) => {
       if (pageTokenRefused(player, error)) return;

@@ -10,10 +10,12 @@ import httpx
 from tests.conftest import Guest, new_guest
 
 
-async def _started(http: httpx.AsyncClient, host: Guest, public: bool = False) -> str:
+async def _started(
+    http: httpx.AsyncClient, host: Guest, public: bool = False, preset: str = "bulgarian"
+) -> str:
     created = await http.post(
         "/api/rooms",
-        json={"turn_seconds": 0, "bots": [1, 2, 3], "public": public},
+        json={"turn_seconds": 0, "bots": [1, 2, 3], "public": public, "rules": {"preset": preset}},
         headers=host.auth,
     )
     assert created.status_code == 201, created.text
@@ -57,4 +59,32 @@ async def test_a_player_reads_every_match_a_page_at_a_time(http: httpx.AsyncClie
     assert refused.status_code == 404
     for bad in ({"limit": 0}, {"limit": 101}, {"before": "no/such"}, {"before": "x" * 33}):
         refused = await http.get(url, params=bad, headers=ann.auth)
+        assert (refused.status_code, refused.json()["error"]["code"]) == (422, "bad_request")
+
+
+async def test_a_player_s_matches_of_one_game(http: httpx.AsyncClient) -> None:
+    """``?preset=`` lists one game's matches alone, a page at a time as the rest."""
+    ann = await new_guest(http, "Ann")
+    french = [await _started(http, ann, preset="french") for _ in range(3)]
+    bulgarian = await _started(http, ann)
+    url = f"/api/players/{ann.id}/matches"
+
+    async def ids(**params: str | int) -> list[str]:
+        page = await http.get(url, params=params, headers=ann.auth)
+        assert page.status_code == 200, page.text
+        return [m["id"] for m in page.json()]
+
+    assert await ids(preset="french") == french[::-1]
+    assert await ids(preset="bulgarian") == [bulgarian]
+    assert await ids(preset="open_belot") == []
+    first = await ids(preset="french", limit=2)
+    assert first == french[:0:-1]
+    assert await ids(preset="french", limit=2, before=first[-1]) == [french[0]]
+    # A key of another game is not one of the list's: as a missing match.
+    refused = await http.get(
+        url, params={"preset": "french", "before": bulgarian}, headers=ann.auth
+    )
+    assert (refused.status_code, refused.json()["error"]["code"]) == (404, "unknown_match")
+    for bad in ("belote", "FRENCH", ""):
+        refused = await http.get(url, params={"preset": bad}, headers=ann.auth)
         assert (refused.status_code, refused.json()["error"]["code"]) == (422, "bad_request")

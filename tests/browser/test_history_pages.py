@@ -31,7 +31,7 @@ def test_older_matches_are_shown_a_page_at_a_time(new_page: Any, artifacts: Path
     def serve(route: Any) -> None:
         query = parse_qs(urlparse(route.request.url).query)
         asked.append(query)
-        body = first if "before" not in query else [real]
+        body = [] if "preset" in query else first if "before" not in query else [real]
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
     page.route(f"**/api/players/{me}/matches?*", serve)
@@ -47,3 +47,14 @@ def test_older_matches_are_shown_a_page_at_a_time(new_page: Any, artifacts: Path
     assert page.locator("#history tbody tr").count() == 51
     assert more.is_hidden()  # a short page: there are no more
     assert asked == [{"limit": ["50"]}, {"limit": ["50"], "before": ["old49"]}]
+    # One game's matches alone: the list asked again from its first page.
+    page.wait_for_selector("#history-game option[value=open_belot]", state="attached")
+    assert page.get_attribute("#history-game", "aria-label") == "Jeu"
+    page.select_option("#history-game", "open_belot")
+    page.wait_for_selector("#no-history")
+    assert page.inner_text("#no-history") == "Vous n'avez pas encore joué à ce jeu."
+    assert asked[-1] == {"limit": ["50"], "preset": ["open_belot"]}
+    page.screenshot(path=str(artifacts / "history-game-fr-phone.png"))
+    page.select_option("#history-game", "")
+    page.wait_for_selector("#history tbody tr")
+    assert page.locator("#history tbody tr").count() == 50 and more.is_visible()
