@@ -12,6 +12,7 @@ const KEY = "belote.prefs";
 const DEFAULTS = { fourColour: false, sound: false, confirmPlay: false, theme: "auto" };
 const THEMES = ["auto", "light", "dark"];
 const deviceDark = window.matchMedia("(prefers-color-scheme: dark)");
+const touchScreen = window.matchMedia("(any-pointer: coarse)");
 
 function load() {
   try {
@@ -64,7 +65,8 @@ export function applyPrefs() {
 }
 deviceDark.addEventListener("change", () => applyPrefs());
 
-/** The table's switches: four-colour deck, sound, a card played by a second tap (room.js).
+/** The table's switches: four-colour deck, sound, a card played by a second tap (room.js; on
+ * touch screens).
  * `onChange(name, value)` is told of a change. */
 export function prefsControls(onChange = () => {}) {
   const box = (id, name, label, title = null) => {
@@ -80,6 +82,8 @@ export function prefsControls(onChange = () => {}) {
     { class: "table-prefs", id: "table-prefs" },
     box("pref-four-colour", "fourColour", t("four_colour")),
     box("pref-sound", "sound", t("sound_on")),
-    box("pref-confirm-play", "confirmPlay", t("confirm_play"), t("confirm_play_explain")),
+    // Offered where a finger plays (a touch screen), or where it was turned on: the row of a
+    // laptop's table has no room to spare (its hand would go below the fold at 1280x720).
+    touchScreen.matches || pref("confirmPlay") ? box("pref-confirm-play", "confirmPlay", t("confirm_play"), t("confirm_play_explain")) : null,
   );
 }

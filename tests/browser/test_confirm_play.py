@@ -1,6 +1,7 @@
 """ "Confirm each card" (static/js/prefs.js, room.js): with it on, a first tap or click only
 chooses a card and a second plays it, so that a slip on a phone's crowded hand plays nothing;
-the keyboard's Enter, which comes after choosing with the arrows, plays at once."""
+the keyboard's Enter, which comes after choosing with the arrows, plays at once. It is offered
+on touch screens, where fingers play."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_a_first_tap_chooses_the_card_and_a_second_plays_it(new_page: Any) -> No
 
 
 def test_the_keyboard_plays_at_once_whatever_the_choice(new_page: Any) -> None:
-    page = new_page()
+    page = new_page(has_touch=True)  # a laptop with a touch screen: mouse, keys and fingers
     ui.set_name(page, "Ann")
     ui.create_room(page, bots=(1, 2, 3))
     page.check("#pref-confirm-play")
@@ -92,3 +93,13 @@ def test_the_keyboard_plays_at_once_whatever_the_choice(new_page: Any) -> None:
     page.click(f"#hand .card[data-card='{cards[0]}']")
     ui.wait_changed(page, before)
     assert cards[0] in cards_played(page) and cards[0] not in ui.hand(page)
+
+
+def test_the_switch_is_offered_on_touch_screens(new_page: Any) -> None:
+    """Where no finger plays, a slip of one plays no card, and a laptop's row above the table has
+    no room to spare: there the switch is not offered (unless it was turned on)."""
+    page = new_page()
+    ui.set_name(page, "Ann")
+    ui.create_room(page, bots=(1, 2, 3))
+    assert page.query_selector("#pref-sound") is not None
+    assert page.query_selector("#pref-confirm-play") is None
