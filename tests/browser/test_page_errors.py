@@ -145,7 +145,7 @@ PROFILE = "**/api/players/0123456789abcdef/**"  # the profile and the player's m
         ("/#/m/someMatch", MATCH, "500", "server_error"),
         ("/#/m/someMatch", MATCH, "network", "network"),
         ("/#/m/someMatch/d/1", MATCH, "network", "network"),
-        ("/#/history", "**/api/players/*/matches", "500", "server_error"),
+        ("/#/history", "**/api/players/*/matches?*", "500", "server_error"),
         ("/#/ratings/bulgarian", "**/api/ratings/bulgarian", "network", "network"),
     ],
 )
