@@ -5,11 +5,12 @@ thing the server holds. Records are rebuilt by replaying the stored action log t
 engine, so an export is validated by the same code that validated the play.
 
 Who may read what (docs/protocol.md, "Who may read history"): a public room's matches, anyone; a
-private room's, only the players who sat in them — but for the match that decided a tournament's
-table, which is the bracket's result and read by anyone, as the bracket is. A private room's
-code is a capability and a match names its room, so a private room's match names it only to
-those who sat in it (``room`` is null for anyone else). A match the reader may not read is
-answered exactly as a missing one (None), so its existence does not leak either.
+private room's, only the players who sat in them — but for the match that decides a
+tournament's table, which is the bracket's result from its end and read by anyone, as the
+bracket is. A private room's code is a capability and a match names its room, so a private
+room's match names it only to those who sat in it (``room`` is null for anyone else). A match
+the reader may not read is answered exactly as a missing one (None), so its existence does not
+leak either.
 """
 
 from __future__ import annotations
@@ -41,12 +42,38 @@ def _seats(rows: list[m.MatchSeat]) -> list[dict[str, Any]]:
     ]
 
 
+def _deciding() -> ColumnElement[bool]:
+    """The match that decided a tournament's table, or the one that is about to: the director
+    records a table's result in its own time after the match ends (``SqlTournaments.played``:
+    the first match of the table's room that ended with a winner), and its match is the
+    bracket's from the moment it ends — else a watcher of the table who follows its
+    scoresheet at once is told it does not exist. A later match in that room (a rematch among
+    its players) stays theirs."""
+    table = m.TournamentMatch
+    earlier = aliased(m.Match)
+    first_ended = and_(
+        m.Match.finished.is_(True),
+        m.Match.winner.is_not(None),
+        ~exists().where(
+            earlier.room_id == m.Match.room_id,
+            earlier.finished.is_(True),
+            earlier.winner.is_not(None),
+            or_(
+                earlier.started_at < m.Match.started_at,
+                and_(earlier.started_at == m.Match.started_at, earlier.id < m.Match.id),
+            ),
+        ),
+    )
+    undecided_table = exists().where(table.room_code == m.Room.code, table.winner.is_(None))
+    return or_(exists().where(table.match_id == m.Match.id), and_(undecided_table, first_ended))
+
+
 def _readable_by(reader: str | None) -> ColumnElement[bool]:
     """The matches ``reader`` (a player id; None: anonymous) may read, in a query that joins
-    ``Match`` to its ``Room``: a public room's, one that decided a tournament's table (finished
-    by then: a table is decided by a finished match), or one the reader played in."""
+    ``Match`` to its ``Room``: a public room's, one that decides a tournament's table
+    (``_deciding``), or one the reader played in."""
     public = m.Room.public.is_(True)
-    decided = exists().where(m.TournamentMatch.match_id == m.Match.id)
+    decided = _deciding()
     if reader is None:
         return or_(public, decided)
     seat = aliased(m.MatchSeat)
