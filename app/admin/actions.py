@@ -79,6 +79,27 @@ async def rename(settings: Settings, who: str, name: str) -> tuple[str, str, int
     return await on_database(settings, work)
 
 
+async def rename_username(
+    settings: Settings, who: str, username: str
+) -> tuple[str, str, int] | None:
+    """Give the account whose player id or username is ``who`` the username ``username``,
+    closing the open reports about the player's name as upheld: their id, the username
+    before, the reports closed. None for nobody; ``not_an_account`` for a guest,
+    ``bad_username`` and ``username_taken`` as ``Accounts.change_username`` refuses."""
+
+    async def work(sessions: async_sessionmaker[AsyncSession]) -> tuple[str, str, int] | None:
+        player_id = await player_of(sessions, who)
+        if player_id is None:
+            return None
+        before = await Accounts(sessions).change_username(player_id, username)
+        if before is None:
+            raise RoomError("not_an_account", f"Player {player_id} is a guest: no username.")
+        closed = await Reports(sessions).close(player_id, "upheld", ("name",))
+        return player_id, before, closed
+
+    return await on_database(settings, work)
+
+
 async def suspend(
     settings: Settings,
     who: str,

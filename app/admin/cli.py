@@ -8,8 +8,12 @@
 - ``rename PLAYER NAME``: a display name that breaks the site's rules (the lobby, the tables
   and the leaderboards show it), by the player's id or an account's username. The tables where
   the player sits show the new name within ``BELOTE_TOKEN_CHECK_SECONDS`` (every server reads
-  the renames, ``app.db.player_news``); a username, which the leaderboards show beside the
-  name, cannot be changed. The open reports about the player's name are closed as upheld.
+  the renames, ``app.db.player_news``). The open reports about the player's name are closed
+  as upheld.
+- ``rename-username PLAYER USERNAME``: an account's username that breaks the site's rules
+  (the leaderboards and the profile show it beside the name). The account's devices stay
+  signed in; the person signs in with the new username from now on, and their account page
+  shows it, so tell them. The open reports about the player's name are closed as upheld.
 - ``rename-tournament TOURNAMENT NAME``: a tournament's name that breaks the site's rules (the
   tournaments' list shows it to everyone); the line in the log names its host. Every page
   shows the new name at its next question.
@@ -66,8 +70,10 @@ from datetime import UTC, datetime, timedelta
 from app.admin import actions
 from app.admin.lines import appeal_lines, closed_words, count_of, log_lines, report_lines
 from app.api.players import clean_name
+from app.db.accounts import check_username
 from app.db.announcements import TEXT_MAX as ANNOUNCEMENT_MAX
 from app.db.networks import NETWORK_RETENTION_DAYS
+from app.rooms.errors import RoomError
 from app.settings import Settings
 
 LANGUAGES = ("en", "fr", "bg")
@@ -110,6 +116,23 @@ def _rename(args: argparse.Namespace, settings: Settings) -> int:
     player_id, before, closed = renamed
     _changed(settings, args.by, "rename", player_id, f"from {before} to {args.name}", closed)
     print(f"Player {player_id} is now called {args.name}.")
+    _say_closed(closed)
+    return 0
+
+
+def _rename_username(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        renamed = asyncio.run(actions.rename_username(settings, args.player, args.username))
+    except RoomError as error:  # a guest, or the username is another account's
+        print(error.message, file=sys.stderr)
+        return 1
+    if renamed is None:
+        return _nobody(args.player)
+    player_id, before, closed = renamed
+    detail = f"username from {before} to {args.username}"
+    _changed(settings, args.by, "rename-username", player_id, detail, closed)
+    print(f"Player {player_id} now signs in as {args.username} (was {before}).")
+    print("Their devices stay signed in; tell them the new username.")
     _say_closed(closed)
     return 0
 
@@ -254,6 +277,7 @@ def _log(args: argparse.Namespace, settings: Settings) -> int:
 COMMANDS: dict[str, Command] = {
     "reset-password": _reset_password,
     "rename": _rename,
+    "rename-username": _rename_username,
     "rename-tournament": _rename_tournament,
     "suspend": _suspend,
     "lift": _suspend,
@@ -317,6 +341,11 @@ def _parser() -> argparse.ArgumentParser:
     renaming = command("rename", "give a player another display name")
     player(renaming)
     renaming.add_argument("name", type=_name, help="the new display name (1 to 32 characters)")
+    renaming = command("rename-username", "give an account another username")
+    player(renaming)
+    renaming.add_argument(
+        "username", type=_username, help="the new username (3 to 32 letters, digits, . - _)"
+    )
     renaming = command("rename-tournament", "give a tournament another name")
     renaming.add_argument(
         "tournament", help="the tournament's id (its page's address ends with it)"
@@ -415,6 +444,13 @@ def _days(raw: str) -> float:
 
 def _hours(raw: str) -> float:
     return _number(raw, 24 * 366, "hours")
+
+
+def _username(raw: str) -> str:
+    try:
+        return check_username(raw)
+    except RoomError as error:
+        raise argparse.ArgumentTypeError(error.message) from error
 
 
 def _name(raw: str) -> str:

@@ -220,6 +220,32 @@ class Accounts:
                 select(m.Account.player_id).where(m.Account.username_key == username.casefold())
             )
 
+    async def change_username(self, player_id: str, username: str) -> str | None:
+        """Give the account another username: an operator's (``python -m app.admin
+        rename-username``), for one that breaks the site's rules, which the leaderboards and
+        the profile show beside the name. Its devices stay signed in (a session is the
+        player's, not the username's); from now on the person signs in with the new one. The
+        username before, None if the player is no account; ``bad_username`` or
+        ``username_taken`` as a claim of it would be refused (the account's own, in another
+        case, is no other's)."""
+        check_username(username)
+        try:
+            async with self._sessions.begin() as session:
+                account = await session.get(m.Account, player_id)
+                if account is None:
+                    return None
+                taken = select(m.Account.player_id).where(
+                    m.Account.username_key == username.casefold(),
+                    m.Account.player_id != player_id,
+                )
+                if await session.scalar(taken) is not None:
+                    raise RoomError("username_taken", "That username is taken.")
+                before = account.username
+                account.username, account.username_key = username, username.casefold()
+        except IntegrityError as error:  # taken meanwhile by a claim
+            raise RoomError("username_taken", "That username is taken.") from error
+        return before
+
     async def reset_password(self, username: str) -> str | None:
         """A new password for the account, drawn here, for an operator to hand to a person who
         lost theirs (there is no e-mail to send a link to: ``python -m app.admin``). Every

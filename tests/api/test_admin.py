@@ -196,3 +196,60 @@ async def test_the_operator_erases_a_player_once_they_sit_nowhere(
         assert await run("erase", gone.id, "--yes", status=1) == [
             f"No player has the id or username '{gone.id}'."
         ]
+
+
+async def test_the_operator_gives_an_account_another_username(
+    http: httpx.AsyncClient, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """For a username that breaks the site's rules, which the profile and the leaderboards
+    show: the person signs in with the new one and not the old, their devices stay signed in,
+    and the reports about their name are closed. A guest has none to change, another's
+    username is refused, and a refusal changes nothing."""
+
+    async def run(*command: str, status: int = 0) -> list[str]:
+        assert await asyncio.to_thread(admin.main, list(command), settings) == status
+        out, err = capsys.readouterr()
+        return (out or err).splitlines()
+
+    rude, other, guest = (
+        await new_account(http, "Rude"),
+        await new_account(http, "Other"),
+        await new_guest(http, "Guest"),
+    )
+    old, taken = f"Rude-{rude.id}", f"Other-{other.id}"
+    report = {"reason": "name"}
+    url = f"/api/players/{rude.id}/reports"
+    assert (await http.post(url, json=report, headers=other.auth)).is_success
+    assert await run("rename-username", old, taken.upper(), status=1) == ["That username is taken."]
+    assert await run("rename-username", guest.id, "guest_name", status=1) == [
+        f"Player {guest.id} is a guest: no username."
+    ]
+    with pytest.raises(SystemExit) as refused:  # argparse refuses it, before any work
+        admin.main(["rename-username", old, "no spaces"], settings)
+    assert refused.value.code == 2
+    assert "A username has 3 to 32 letters" in capsys.readouterr().err
+    me = await http.get("/api/accounts/me", headers=rude.auth)
+    assert me.json()["username"] == old  # nothing changed yet
+
+    assert await run("rename-username", old, "Player_7", "--by", "alice") == [
+        f"Player {rude.id} now signs in as Player_7 (was {old}).",
+        "Their devices stay signed in; tell them the new username.",
+        "1 open report closed as upheld.",
+    ]
+    me = await http.get("/api/accounts/me", headers=rude.auth)  # still signed in
+    assert me.status_code == 200 and me.json()["username"] == "Player_7"
+    profile = (await http.get(f"/api/players/{rude.id}/profile")).json()
+    assert profile["username"] == "Player_7"
+    login = {"username": old, "password": PASSWORD}
+    assert code_of(await http.post("/api/accounts/login", json=login)) == (401, "bad_login")
+    login = {"username": "player_7", "password": PASSWORD}  # in any case, as any username
+    signed_in = await http.post("/api/accounts/login", json=login)
+    assert signed_in.status_code == 200 and signed_in.json()["id"] == rude.id
+    # The old username is free again; the account's own in another case is no other's.
+    assert await run("rename-username", rude.id, "PLAYER_7")
+    log = await run("log", "--player", rude.id)
+    assert [line.split("  ")[2:] for line in log[1:]][:3] == [
+        ["rename-username", f"Rude (id {rude.id}): username from {old} to Player_7"],
+        ["close", f"Rude (id {rude.id}): 1 open report closed as upheld."],
+        ["rename-username", f"Rude (id {rude.id}): username from Player_7 to PLAYER_7"],
+    ]
