@@ -49,6 +49,7 @@ from app.db.export import DataExport
 from app.db.friends import Friends
 from app.db.history import History
 from app.db.lease import Lease, make_lease
+from app.db.models import utcnow
 from app.db.mutes import Mutes
 from app.db.networks import Networks
 from app.db.ownership import RoomLeases, session_name
@@ -262,6 +263,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ratings_repo.rating_of,
             turn_seconds=settings.quickplay_turn_seconds,
             forget_seconds=settings.quickplay_forget_seconds,
+            # A cluster's nodes stamp and age the tickets by the database's clock, so that
+            # their own need not agree; a single server's is the only one.
+            clock=utcnow if leases is None else leases.now,
         ),
         token_watch.check_soon,
         director,

@@ -38,11 +38,13 @@ import contextlib
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Row, TextClause, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.db.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,7 @@ _START = text(
             now() + CAST(:ttl AS interval))
     ON CONFLICT (node) DO UPDATE
         SET epoch = node_leases.epoch + 1, expires_at = EXCLUDED.expires_at
-    RETURNING epoch
+    RETURNING epoch, clock_timestamp()
     """
 )
 # A process starting under the name of one that died: its old rooms are free at once (and the
@@ -74,14 +76,15 @@ _ADOPT = text(
     ON CONFLICT (room_code) DO NOTHING
     """
 )
-# The previous expiry tells whether the lease had lapsed (others may have taken rooms).
+# The previous expiry tells whether the lease had lapsed (others may have taken rooms); the
+# database's clock sets this node's (``RoomLeases.now``).
 _RENEW = text(
     """
     WITH old AS (SELECT expires_at FROM node_leases WHERE node = :node AND epoch = :epoch
                  FOR UPDATE)
     UPDATE node_leases SET expires_at = now() + CAST(:ttl AS interval) FROM old
     WHERE node_leases.node = :node AND node_leases.epoch = :epoch
-    RETURNING old.expires_at < now()
+    RETURNING old.expires_at < now(), clock_timestamp()
     """
 )
 _MINE = text(
@@ -228,8 +231,11 @@ class RoomLeases:
         idle_seconds: float,
         take_limit: int = 50,
         forget_seconds: float = FORGET_SECONDS,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self._engine = engine
+        self._clock = clock  # this node's own
+        self._offset = timedelta(0)  # the database's clock less this node's (``now``)
         self._node = node_id
         self._ttl = timedelta(seconds=ttl_seconds)
         self._idle = timedelta(seconds=idle_seconds)
@@ -247,12 +253,36 @@ class RoomLeases:
     def node_id(self) -> str:
         return self._node
 
+    def now(self) -> datetime:
+        """The database's time, read without a query: this node's clock set by how far it
+        was from the database's at the last renewal (``_timed``). What the nodes stamp and
+        age together by — quick play's tickets (``app.rooms.matchmaking``) — then agrees
+        across nodes whose clocks do not, as the leases themselves do (they are reckoned in
+        the database)."""
+        return self._clock() + self._offset
+
+    async def _timed(
+        self, connection: AsyncConnection, statement: TextClause, params: dict[str, Any]
+    ) -> Row[Any] | None:
+        """Run ``statement``, which returns the database's ``clock_timestamp()`` last in
+        its row, and take the offset of this node's clock from it: the database read its
+        clock between the two readings of this one, taken as halfway (off by at most half a
+        round trip). Its row, or None."""
+        before = self._clock()
+        row = (await connection.execute(statement, params)).first()
+        after = self._clock()
+        if row is not None:
+            self._offset = row[-1] - (before + (after - before) / 2)
+        return row
+
     async def start(self) -> None:
         """Take this node's lease under a new epoch, free the rooms a previous process of this
         name left, give a free row to every active room that has none (the cluster's take-over
         brings them back), and listen for rooms handed to this node."""
         async with self._engine.begin() as connection:
-            self._epoch = int((await connection.execute(_START, self._own())).scalar_one())
+            started = await self._timed(connection, _START, self._own())
+            assert started is not None  # an insert or an update: a row either way
+            self._epoch = int(started[0])
             await connection.execute(_FREE_MINE, {"node": self._node})
             await connection.execute(_ADOPT, {"idle": self._idle})
         with contextlib.suppress(Exception):  # without it, handed rooms wait for the next tick
@@ -307,7 +337,7 @@ class RoomLeases:
     async def renew(self) -> list[str]:
         self._share = None  # a new period: reckoned again at the next take-over
         async with self._engine.begin() as connection:
-            lapsed = (await connection.execute(_RENEW, self._own())).first()
+            lapsed = await self._timed(connection, _RENEW, self._own())
         if lapsed is not None and not lapsed[0]:
             return []  # the steady state: one row written, whatever the number of rooms
         if lapsed is not None:  # the others ended this node's sessions, its listener's too

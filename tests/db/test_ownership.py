@@ -13,7 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -480,3 +480,39 @@ async def test_nodes_taking_over_share_a_dead_node_s_rooms(postgres_url: str) ->
         assert await c.leases.take_over() == []
         await c.leases.renew()  # a period later a did not take the rest: c takes it
         assert len(await c.leases.take_over()) == 2
+
+
+async def test_nodes_whose_clocks_disagree_tell_the_time_by_the_database_s(
+    postgres_url: str,
+) -> None:
+    """What the nodes stamp and age together — quick play's tickets — is by ``RoomLeases.now``:
+    two nodes, one an hour behind and one an hour ahead, tell the database's time from their
+    start; a node whose clock then jumps is off until its next renewal, and right again after
+    it. Without it each told its own."""
+    engine = make_engine(postgres_url)
+    skews = {"n1": timedelta(hours=-1), "n2": timedelta(hours=1)}
+    nodes = {
+        n: RoomLeases(engine, n, 60, 600, clock=lambda n=n: datetime.now(UTC) + skews[n])
+        for n in skews
+    }
+
+    async def database_now() -> datetime:
+        async with engine.connect() as connection:
+            now = await connection.scalar(text("SELECT clock_timestamp()"))
+        assert isinstance(now, datetime)
+        return now
+
+    try:
+        for leases in nodes.values():
+            await leases.start()
+        now = await database_now()
+        for leases in nodes.values():
+            assert abs(leases.now() - now) < timedelta(seconds=1)
+        skews["n2"] += timedelta(minutes=5)  # its clock jumps
+        assert nodes["n2"].now() - await database_now() > timedelta(minutes=4)
+        assert await nodes["n2"].renew() == []
+        assert abs(nodes["n2"].now() - await database_now()) < timedelta(seconds=1)
+    finally:
+        for leases in nodes.values():
+            await leases.close()
+        await engine.dispose()
