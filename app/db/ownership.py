@@ -219,6 +219,11 @@ FORGET_SECONDS = 24 * 3600.0
 far beyond any pause a node comes back from as itself (a node frozen longer finds no row when
 it renews and loses its rooms, as when a newer process took its name)."""
 
+CLOCK_ROUND_TRIP = timedelta(seconds=0.5)
+"""The longest statement whose reading of the database's clock sets this node's (``_timed``):
+one that took longer waited (for a taker's lock on the node's row), and halfway through it
+could be that far off; the last good reading stands meanwhile."""
+
 
 class RoomLeases:
     """``app.rooms.ports.Ownership`` for one node of a cluster, and the store's ``Fence``."""
@@ -236,6 +241,7 @@ class RoomLeases:
         self._engine = engine
         self._clock = clock  # this node's own
         self._offset = timedelta(0)  # the database's clock less this node's (``now``)
+        self._measured = False  # whether ``_offset`` was ever read (``_timed``)
         self._node = node_id
         self._ttl = timedelta(seconds=ttl_seconds)
         self._idle = timedelta(seconds=idle_seconds)
@@ -267,12 +273,14 @@ class RoomLeases:
         """Run ``statement``, which returns the database's ``clock_timestamp()`` last in
         its row, and take the offset of this node's clock from it: the database read its
         clock between the two readings of this one, taken as halfway (off by at most half a
-        round trip). Its row, or None."""
+        round trip; a reading that took longer than ``CLOCK_ROUND_TRIP`` is not used, but for
+        the first). Its row, or None."""
         before = self._clock()
         row = (await connection.execute(statement, params)).first()
         after = self._clock()
-        if row is not None:
+        if row is not None and (after - before <= CLOCK_ROUND_TRIP or not self._measured):
             self._offset = row[-1] - (before + (after - before) / 2)
+            self._measured = True
         return row
 
     async def start(self) -> None:

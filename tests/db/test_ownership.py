@@ -488,30 +488,41 @@ async def test_nodes_whose_clocks_disagree_tell_the_time_by_the_database_s(
     """What the nodes stamp and age together — quick play's tickets — is by ``RoomLeases.now``:
     two nodes, one an hour behind and one an hour ahead, tell the database's time from their
     start; a node whose clock then jumps is off until its next renewal, and right again after
-    it. Without it each told its own."""
+    it — but for a renewal that took too long (it waited for a lock) to tell the time by.
+    Without it each told its own."""
     engine = make_engine(postgres_url)
     skews = {"n1": timedelta(hours=-1), "n2": timedelta(hours=1)}
-    nodes = {
-        n: RoomLeases(engine, n, 60, 600, clock=lambda n=n: datetime.now(UTC) + skews[n])
-        for n in skews
-    }
+    slow = dict.fromkeys(skews, timedelta(0))  # how much later each reading of a clock is
+    drift = dict.fromkeys(skews, timedelta(0))
 
-    async def database_now() -> datetime:
+    def clock(n: str) -> datetime:
+        drift[n] += slow[n]
+        return datetime.now(UTC) + skews[n] + drift[n]
+
+    nodes = {n: RoomLeases(engine, n, 60, 600, clock=lambda n=n: clock(n)) for n in skews}
+
+    async def off(n: str) -> timedelta:
         async with engine.connect() as connection:
             now = await connection.scalar(text("SELECT clock_timestamp()"))
         assert isinstance(now, datetime)
-        return now
+        return nodes[n].now() - now
 
     try:
         for leases in nodes.values():
             await leases.start()
-        now = await database_now()
-        for leases in nodes.values():
-            assert abs(leases.now() - now) < timedelta(seconds=1)
+        for n in nodes:
+            assert abs(await off(n)) < timedelta(seconds=1)
         skews["n2"] += timedelta(minutes=5)  # its clock jumps
-        assert nodes["n2"].now() - await database_now() > timedelta(minutes=4)
+        assert await off("n2") > timedelta(minutes=4)
         assert await nodes["n2"].renew() == []
-        assert abs(nodes["n2"].now() - await database_now()) < timedelta(seconds=1)
+        assert abs(await off("n2")) < timedelta(seconds=1)
+        skews["n1"] += timedelta(minutes=5)
+        slow["n1"] = timedelta(seconds=1)  # the renewal's statement takes a second
+        assert await nodes["n1"].renew() == []
+        slow["n1"] = timedelta(0)
+        assert await off("n1") > timedelta(minutes=4)  # that reading was not used
+        assert await nodes["n1"].renew() == []
+        assert abs(await off("n1")) < timedelta(seconds=1)
     finally:
         for leases in nodes.values():
             await leases.close()
