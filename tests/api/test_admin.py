@@ -246,7 +246,13 @@ async def test_the_operator_gives_an_account_another_username(
     signed_in = await http.post("/api/accounts/login", json=login)
     assert signed_in.status_code == 200 and signed_in.json()["id"] == rude.id
     # The old username is free again; the account's own in another case is no other's.
-    assert await run("rename-username", rude.id, "PLAYER_7")
+    assert await run("rename-username", rude.id, "PLAYER_7") == [
+        f"Player {rude.id} now signs in as PLAYER_7 (was Player_7).",
+        "Their devices stay signed in; tell them the new username.",
+    ]
+    assert (await run("rename-username", taken, old))[0] == (
+        f"Player {other.id} now signs in as {old} (was {taken})."
+    )
     log = await run("log", "--player", rude.id)
     assert [line.split("  ")[2:] for line in log[1:]][:3] == [
         ["rename-username", f"Rude (id {rude.id}): username from {old} to Player_7"],
