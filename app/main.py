@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         RoomTimings(
             grace_seconds=settings.grace_seconds,
             bot_delay_seconds=settings.bot_delay_seconds,
+            last_card_seconds=settings.last_card_seconds,
             deal_pause_seconds=settings.deal_pause_seconds,
             event_backlog=settings.event_backlog,
             chat_max_chars=settings.chat_max_chars,

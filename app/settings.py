@@ -44,6 +44,12 @@ class Settings(BaseSettings):
         ge=0,
         description="Pause before a bot acts, so that people can follow the table.",
     )
+    last_card_seconds: float = Field(
+        default=0.8,
+        ge=0,
+        le=10,
+        description="Pause before a player's last card plays itself (it leaves no choice).",
+    )
     bot_processes: int = Field(
         default=0,
         ge=0,

@@ -53,6 +53,10 @@ async def _wipe(url: str) -> None:
     engine = make_engine(url)
     try:
         async with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # A node's session ends after 3 s idle in a transaction (fencing, app.db.engine);
+                # a loaded machine once stalled this wipe that long between two deletes.
+                await connection.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
             for table in reversed(Base.metadata.sorted_tables):
                 await connection.execute(delete(table))
     finally:
@@ -99,6 +103,7 @@ def fast_settings(database_url: str) -> Settings:
     return Settings(
         database_url=database_url,
         bot_delay_seconds=0,
+        last_card_seconds=0,
         deal_pause_seconds=0,
         default_turn_seconds=0,
         grace_seconds=60,

@@ -68,6 +68,7 @@ from app.rules import (
     action_from_dict,
     action_to_dict,
     apply,
+    forced_last_card,
     legal_actions,
     new_match,
     record_deal,
@@ -104,6 +105,7 @@ class RoomTimings:
 
     grace_seconds: float = 60.0
     bot_delay_seconds: float = 0.6
+    last_card_seconds: float = 0.8  # a player's forced last card plays itself after this
     deal_pause_seconds: float = 0.0
     event_backlog: int = 256
     chat_max_chars: int = 300
@@ -1502,6 +1504,8 @@ class Room:
             return
         if self._bot_plays(seat):
             delay = self._timings.bot_delay_seconds
+        elif forced_last_card(state) is not None:
+            delay = self._timings.last_card_seconds
         elif self.config.turn_seconds > 0:
             full = self.config.turn_seconds
             delay = self._clock_left(full, min(full, RESUMED_TURN_SECONDS))
@@ -1515,7 +1519,8 @@ class Room:
         )
 
     async def _auto_play(self, gen: int) -> None:
-        """A bot's move, or the move the clock makes for a person who ran out of time."""
+        """A bot's move, a forced last card, or the move the clock makes for a person who ran
+        out of time."""
         match = self.match
         if gen != self._turn_gen or match is None or match.deal is None:
             return  # the table moved on since this timer was armed
@@ -1523,6 +1528,12 @@ class Room:
         if expected.turn is None:
             return
         seat = expected.turn
+        forced = forced_last_card(expected)
+        if forced is not None:
+            # Nobody chose it, so it is the player's own card: no "played for you" (unless a
+            # bot sits in the seat), and no bot is asked.
+            await self._apply(forced, auto=self._bot_plays(seat))
+            return
         # A strong bot thinks in another process (app.rooms.thinking) while the other rooms
         # go on. This room waits: its state cannot change meanwhile.
         legal = legal_actions(expected)
@@ -1550,12 +1561,9 @@ class Room:
         match = self.match
         if match is None or match.deal is None or match.deal.turn is None:
             return None
-        seat = match.deal.turn
-        timer = self._turn_timer
-        deadline = None
-        if timer is not None and not self._bot_plays(seat):
-            deadline = int(timer.deadline * 1000)
-        return {"seat": seat, "deadline": deadline, "bot": self._bot_plays(seat)}
+        seat, timer = match.deal.turn, self._turn_timer
+        deadline = None if timer is None or self._bot_plays(seat) else timer.deadline
+        return self._turn(seat, deadline, forced_last_card(match.deal) is not None)
 
     def _start_away_timer(self, seat: int, delay: float | None = None) -> None:
         """The grace period of an away player (``delay``: what a restored room has left of it,
@@ -1630,11 +1638,23 @@ class Room:
         seat = state.turn
         if seat is None:
             return None
-        bot = self._bot_plays(seat)
+        forced = forced_last_card(state) is not None
         deadline = None
-        if not bot and self.config.turn_seconds > 0:
-            deadline = int((time.time() + self.config.turn_seconds) * 1000)
-        return {"seat": seat, "deadline": deadline, "bot": bot}
+        if not self._bot_plays(seat) and (forced or self.config.turn_seconds > 0):
+            delay = self._timings.last_card_seconds if forced else self.config.turn_seconds
+            deadline = time.time() + delay
+        return self._turn(seat, deadline, forced)
+
+    def _turn(self, seat: int, deadline: float | None, forced: bool) -> dict[str, Any]:
+        """TURN (docs/protocol.md): ``seat`` is to act, the server plays for them at
+        ``deadline`` (seconds since the epoch; None when a bot sits there or nothing is timed),
+        ``forced`` when what it plays is their last card, which leaves no choice."""
+        return {
+            "seat": seat,
+            "deadline": None if deadline is None else int(deadline * 1000),
+            "bot": self._bot_plays(seat),
+            "forced": forced,
+        }
 
     def _broadcast(self, event: Event) -> None:
         seat_of = self._seat_map()

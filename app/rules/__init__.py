@@ -6,7 +6,16 @@ Import from here; the submodules are the engine's own business.
 from .actions import Action, Bid, Call, Play, action_from_dict, action_to_dict
 from .cards import CARDS, SUIT_MASK, Card, Suit, iter_bits, mask_of
 from .contracts import TABLES, Contract, Table
-from .deal import DealState, Phase, Trick, apply, legal_actions, new_deal, playable
+from .deal import (
+    DealState,
+    Phase,
+    Trick,
+    apply,
+    forced_last_card,
+    legal_actions,
+    new_deal,
+    playable,
+)
 from .deck import cut_deck, first_dealer_from_draw, full_deck, gathered_deck
 from .errors import (
     BadRecord,
@@ -81,6 +90,7 @@ __all__ = [
     "cut_deck",
     "deal_record",
     "first_dealer_from_draw",
+    "forced_last_card",
     "full_deck",
     "gathered_deck",
     "house_rules_for",

@@ -816,6 +816,18 @@ def legal_actions(state: DealState) -> tuple[Action, ...]:
     return tuple(out)
 
 
+def forced_last_card(state: DealState) -> Action | None:
+    """The play the seat to act cannot avoid: its last card, with nothing it may announce
+    along with it (a French rebelote is a choice, FR-7). Everyone knows a player holds one card
+    at the last trick, so playing it for them, at a pace that does not depend on the player,
+    tells nobody anything: the server does (docs/protocol.md, TURN's ``forced``)."""
+    seat = state.turn
+    if seat is None or state.phase is not Phase.PLAYING or state.holding(seat).bit_count() != 1:
+        return None
+    legal = legal_actions(state)
+    return legal[0] if len(legal) == 1 else None
+
+
 def _may_hold_belote(state: DealState, seat: int, table: Table) -> bool:
     """Whether belote can come up for `seat` at all: it holds a pair, face-down cards included
     (OB-15), or a belote waits for its second card (OB-16)."""

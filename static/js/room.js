@@ -211,7 +211,12 @@ export function showRoom(app, code) {
   const removedMe = () => Boolean(player && S.room && (S.room.removed || []).some((r) => r.id === player.id));
   // A deal still being played (its last frame, phase "finished", stays in S.deal until the next).
   const dealLive = () => Boolean(S.deal && S.deal.phase !== "finished");
-  const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0;
+  // The player's last card, which leaves no choice: the server plays it (TURN's `forced`), so
+  // it is not offered, and a click cannot race the server's play.
+  const lastCardPlays = () => Boolean(S.turn && S.turn.forced && me() !== null && S.turn.seat === me());
+  const myTurn = () => S.deal && me() !== null && S.deal.turn === me() && S.deal.legal.length > 0 && !lastCardPlays();
+  // The countdown of the turn clock (empty: none shown), not the moment a last card plays.
+  const clockDeadline = () => (S.turn && S.turn.deadline && !S.turn.forced ? String(S.turn.deadline) : "");
 
   // ---- commands ------------------------------------------------------------------------
   async function command(type, data) {
@@ -297,7 +302,7 @@ export function showRoom(app, code) {
   }
 
   function playCard(card) {
-    if (!S.deal) return;
+    if (!S.deal || lastCardPlays()) return; // the server plays it: a click would only race it
     const variants = S.deal.legal.filter((a) => a.play === card);
     if (!variants.length) {
       // Not highlighted: let the server say why (not your turn, must follow suit, …).
@@ -730,7 +735,7 @@ export function showRoom(app, code) {
           ? h("span", { class: "seat-name", title: seatName(room, seat) }, nameParts(seatName(room, seat)))
           : h("span", { class: "seat-name", text: t("empty_seat") }),
         badges,
-        turn ? h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }) : null,
+        turn ? h("span", { class: "clock", dataset: { deadline: clockDeadline() } }) : null,
       ),
       backs,
       seat !== me() ? stacksView(seat) : null,
@@ -1098,7 +1103,11 @@ export function showRoom(app, code) {
         { class: `mine ${deal && deal.stacks && me() !== null ? "with-stacks" : ""}` },
         // Above the hand, outside anything that can be opened over the table.
         keep(
-          myTurn() ? h("div", { class: "your-turn", id: "your-turn", text: t("your_turn") }) : null,
+          myTurn()
+            ? h("div", { class: "your-turn", id: "your-turn", text: t("your_turn") })
+            : lastCardPlays()
+              ? h("div", { class: "your-turn", id: "last-card", text: t("last_card_plays") })
+              : null,
           h("div", { class: "your-turn kept", "aria-hidden": "true", text: t("your_turn") }),
         ),
         declarePanel(),
@@ -1140,9 +1149,9 @@ export function showRoom(app, code) {
           h(
             "div",
             { class: `turn-line ${S.turn.seat === me() ? "mine" : ""}`, id: "turn-line" },
-            S.turn.seat === me() ? t("your_turn") : t("turn_of", { name: name(S.turn.seat) }),
+            S.turn.seat !== me() ? t("turn_of", { name: name(S.turn.seat) }) : lastCardPlays() ? t("last_card_plays") : t("your_turn"),
             " ",
-            h("span", { class: "clock", dataset: { deadline: S.turn.deadline ? String(S.turn.deadline) : "" } }),
+            h("span", { class: "clock", dataset: { deadline: clockDeadline() } }),
           ),
         );
       }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,14 +81,26 @@ class ThreadedServer:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The app on a free port. Bots move at once and deals follow each other without a pause;
     rooms are created from the UI with their own turn timers."""
+    with serving(tmp_path_factory) as server:
+        yield server
+
+
+@contextmanager
+def serving(tmp_path_factory: pytest.TempPathFactory, **changes: Any) -> Iterator[Server]:
+    """The app of ``live_server`` on a free port, with ``changes`` to its settings: a module
+    that needs other ones overrides that fixture with this."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('browser-db') / 'belote.sqlite3'}"
     settings = Settings(
-        database_url=url,
-        bot_delay_seconds=0,
-        deal_pause_seconds=0,
-        default_turn_seconds=0,
-        grace_seconds=60,
-        presence_seconds=0.5,  # friends online within a moment (tests/browser/test_friends.py)
+        **{
+            "database_url": url,
+            "bot_delay_seconds": 0,
+            "last_card_seconds": 0,
+            "deal_pause_seconds": 0,
+            "default_turn_seconds": 0,
+            "grace_seconds": 60,
+            "presence_seconds": 0.5,  # friends online within a moment (test_friends.py)
+            **changes,
+        }
     )
     threaded = ThreadedServer(settings)
     server = threaded.start()

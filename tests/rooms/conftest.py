@@ -1,4 +1,5 @@
-"""The room tests' in-memory ports: a store, and a manager of rooms whose bots move at once."""
+"""The room tests' in-memory ports: a store, and a manager of rooms whose bots, and last cards,
+move at once."""
 
 from __future__ import annotations
 
@@ -18,6 +19,6 @@ def store() -> MemoryStore:
 
 @pytest.fixture
 async def manager(store: MemoryStore) -> AsyncIterator[RoomManager]:
-    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0))
+    manager = RoomManager(store, RoomTimings(bot_delay_seconds=0, last_card_seconds=0))
     yield manager
     await manager.close()

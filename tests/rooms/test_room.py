@@ -18,7 +18,7 @@ HOST, GUEST = "host", "guest"
 
 
 async def make_manager(store: MemoryStore, **timings: Any) -> RoomManager:
-    return RoomManager(store, RoomTimings(bot_delay_seconds=0, **timings))
+    return RoomManager(store, RoomTimings(bot_delay_seconds=0, last_card_seconds=0, **timings))
 
 
 async def bot_room(manager: RoomManager, preset: str = "bulgarian", **kw: Any) -> Room:
@@ -39,9 +39,11 @@ def finished(frame: dict[str, Any]) -> bool:
 
 
 def is_my_turn(frame: dict[str, Any], room: Room) -> bool:
-    """The latest deal frame, and it offers the recipient something to do."""
+    """The latest deal frame, and it offers the recipient something to do: not a last card,
+    which the server plays (TURN's ``forced``), as a client leaves it."""
     deal = frame.get("d", {}).get("deal")
-    return bool(deal and deal["legal"]) and frame.get("v") == room.game_version
+    forced = bool((frame["d"].get("turn") or {}).get("forced"))
+    return bool(deal and deal["legal"]) and not forced and frame.get("v") == room.game_version
 
 
 async def my_turn(inbox: Inbox, room: Room) -> dict[str, Any]:

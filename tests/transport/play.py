@@ -25,7 +25,9 @@ async def play_seat(client: WsClient, rng: random.Random) -> None:
     and send entropy for the next deal as each deal begins (it arrives before this seat's
     first action of the deal, so before the next deal can be drawn).
 
-    Acts only on the newest game frame (its ``v``), as a real client does; a refusal fails."""
+    Acts only on the newest game frame (its ``v``), as a real client does, and leaves its last
+    card to the server when the frame says it plays itself (TURN's ``forced``); a refusal
+    fails."""
     pending: str | None = None
     latest: dict[str, Any] | None = None  # the newest frame holding the deal
     while True:
@@ -41,6 +43,9 @@ async def play_seat(client: WsClient, rng: random.Random) -> None:
         if frame["t"] in ("deal", "action", "snapshot") and frame["d"].get("deal"):
             latest = frame
         if pending is None and latest is not None and latest["d"]["deal"]["legal"]:
+            if (latest["d"]["turn"] or {}).get("forced"):
+                latest = None
+                continue
             pending = await client.send(
                 "act", rng.choice(latest["d"]["deal"]["legal"]), v=latest["v"]
             )
