@@ -75,7 +75,8 @@ class Counter:
 
 async def seated_room(preset: str) -> tuple[Room, list[str], list[Counter]]:
     """A started match with a person in every seat, each one subscribed."""
-    manager = RoomManager(NullStore(), RoomTimings(bot_delay_seconds=0))
+    # The drivers play every card, the last ones included, as before the server played those.
+    manager = RoomManager(NullStore(), RoomTimings(bot_delay_seconds=0, last_card_seconds=3600))
     players = [f"p{i}" for i in range(Ruleset.of(preset).seats)]
     room = await manager.create(
         players[0], "P0", {"preset": preset}, target=None, public=False, turn_seconds=0

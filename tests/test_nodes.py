@@ -149,6 +149,9 @@ def node_process(database_url: str, node: str, port: int, prefix: str) -> subpro
         "BELOTE_NODE_LEASE_SECONDS": str(LEASE_SECONDS),
         "BELOTE_NODE_RENEW_SECONDS": str(RENEW_SECONDS),
         "BELOTE_BOT_DELAY_SECONDS": "0.02",
+        # The clients play their last cards themselves, and the test holds each act a person's
+        # client saw acknowledged to the stored log: the server waits far longer than they do.
+        "BELOTE_LAST_CARD_SECONDS": "10",
         "BELOTE_DEFAULT_TURN_SECONDS": "0",
         "BELOTE_DEAL_PAUSE_SECONDS": "0",  # no pause to show each result: the test reads frames
         "BELOTE_BOT_PROCESSES": "1",

@@ -34,6 +34,8 @@ def server_process(
         "DATABASE_URL": database_url,
         "BELOTE_PORT": str(port),
         "BELOTE_BOT_DELAY_SECONDS": "0",
+        # The host plays its last cards itself: the room must wait for it, as before a kill.
+        "BELOTE_LAST_CARD_SECONDS": "10",
         "BELOTE_DEFAULT_TURN_SECONDS": "0",
         "BELOTE_LOG_LEVEL": "warning",
     }

@@ -365,8 +365,9 @@ async def finished_match_of_two(manager: RoomManager) -> tuple[Room, Inbox, Inbo
     players = {0: HOST, 2: GUEST}
 
     def next_step(f: dict[str, Any]) -> bool:
-        turn = f.get("d", {}).get("turn") or {}
-        return finished(f) or (f.get("v") == room.game_version and turn.get("seat") in players)
+        turn = f.get("d", {}).get("turn") or {}  # not a last card: the server plays it
+        mine = turn.get("seat") in players and not turn.get("forced")
+        return finished(f) or (f.get("v") == room.game_version and mine)
 
     while not finished(frame := await host.wait(next_step)):
         assert room.match is not None and room.match.deal is not None

@@ -36,8 +36,9 @@ async def play_to_the_end(room: Room, inbox: Inbox, players: dict[int, str]) -> 
     """Answer every turn of the people in ``players`` with their first legal action."""
 
     def next_step(f: dict[str, Any]) -> bool:
-        turn = f.get("d", {}).get("turn") or {}
-        return finished(f) or (f.get("v") == room.game_version and turn.get("seat") in players)
+        turn = f.get("d", {}).get("turn") or {}  # not a last card: the server plays it
+        mine = turn.get("seat") in players and not turn.get("forced")
+        return finished(f) or (f.get("v") == room.game_version and mine)
 
     while not finished(frame := await inbox.wait(next_step, timeout=60)):
         assert room.match is not None and room.match.deal is not None
