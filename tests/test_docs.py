@@ -1,4 +1,5 @@
-"""The documentation and the client keep up with the server's error codes.
+"""The documentation and the client keep up with the server's error codes (and the documents
+with the rule ids, their own links and the settings' defaults).
 
 Every stable code the server can send (REST or WebSocket) is read from the source and must be
 in docs/protocol.md, which promises to document every message, and must have words in each of
@@ -202,3 +203,42 @@ def test_a_broken_link_is_noticed(tmp_path: Path) -> None:
         "# Title\n[ok](#title) [gone](nowhere.md) [bad anchor](#nope) `docs/no-such-file.md`\n"
     )
     assert broken_links(page) == ["nowhere.md", "#nope", "docs/no-such-file.md"]
+
+
+# ------------------------------------------------------------------- the settings' defaults
+
+# "`BELOTE_X` (30)", "`BELOTE_X` (default 10 min)", "`BELOTE_X`, default 0.8", "(5 s)": a
+# setting named with the value it has when not set, in its own unit unless one is given.
+DEFAULT_SAID = re.compile(
+    r"`BELOTE_([A-Z0-9_]+)`,?\s+\(?(?:default\s+)?([0-9][0-9.]*)(?:\s*(s|min|h)\b)?"
+)
+UNITS = {"": 1, "s": 1, "min": 60, "h": 3600}
+
+
+def defaults_said(text: str) -> list[tuple[str, float]]:
+    """Each setting the text names with a default, and that default in the setting's unit."""
+    return [
+        (name.lower(), float(number.rstrip(".")) * UNITS[unit])
+        for name, number, unit in DEFAULT_SAID.findall(text)
+    ]
+
+
+def test_the_default_reader_finds_defaults() -> None:
+    said = defaults_said("`BELOTE_A_SECONDS` (10 min) and `BELOTE_B`, default 0.8, and (5 s)")
+    assert said == [("a_seconds", 600.0), ("b", 0.8)]
+
+
+def test_every_default_the_docs_give_a_setting_is_its_default() -> None:
+    """A document that says what a setting is when not set says what the server does: the
+    protocol once said a deal's result was shown for 0 s by default, where it is 10."""
+    from app.settings import Settings
+
+    fields = Settings.model_fields
+    found = 0
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        for name, value in defaults_said(path.read_text()):
+            assert name in fields, f"{path.name}: BELOTE_{name.upper()} is no setting"
+            default = fields[name].default
+            assert float(default) == value, f"{path.name}: BELOTE_{name.upper()} is {default}"
+            found += 1
+    assert found > 20
