@@ -563,11 +563,15 @@ export function showRoom(app, code) {
 
   // ---- sound and the tab's signal (sound.js, signal.js) -----------------------------------
   let wasMyTurn = false;
+  let wasLastCard = false;
   function turnCues() {
     const mine = Boolean(myTurn());
+    const lastCard = lastCardPlays();
     if (mine && !wasMyTurn) playSound("turn");
-    if (mine !== wasMyTurn) announce(mine ? t("your_turn") : "");
+    if (lastCard && !wasLastCard) announce(t("last_card_plays")); // why nothing is asked
+    else if (mine !== wasMyTurn) announce(mine ? t("your_turn") : "");
     wasMyTurn = mine;
+    wasLastCard = lastCard;
     turnSignal(mine);
   }
   /** Whether this player's side took more of the deal than every other (a dash counts 0). */

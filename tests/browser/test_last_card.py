@@ -1,5 +1,6 @@
 """The last card plays itself (docs/protocol.md, TURN's ``forced``): the page does not offer it,
-says so, and a click on it sends nothing; the server plays it as the player's own card."""
+says so (to screen readers too), and a click on it sends nothing; the server plays it as the
+player's own card."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def test_the_last_card_is_not_offered_says_so_and_plays_itself(new_page: Any) ->
             assert step == "result", step
             ui.close_result(page)  # a deal everybody passed; the next is dealt
     assert page.inner_text("#last-card") == "Your last card plays itself"
+    assert page.text_content("#announce") == "Your last card plays itself"  # screen readers
     assert page.inner_text("#turn-line").startswith("Your last card plays itself")
     assert page.get_attribute("#turn-line .clock", "data-deadline") == ""  # no countdown
     assert page.get_attribute(ui.ROOM, "data-my-turn") == "false"
