@@ -13,7 +13,7 @@ from app.rooms.manager import RoomManager
 from app.rooms.ports import ActionTaken
 from app.rooms.room import Room, RoomTimings
 from tests.rooms.fakes import Inbox, MemoryStore
-from tests.rooms.test_room import HOST, bot_room, is_my_turn
+from tests.rooms.test_room import HOST, is_my_turn, started_bot_room
 
 
 def _forced(frame: dict[str, Any]) -> bool:
@@ -42,10 +42,7 @@ def _choice(legal: list[dict[str, Any]]) -> dict[str, Any]:
 async def test_the_last_card_is_played_for_nobody_but_as_the_players_own(
     manager: RoomManager, store: MemoryStore
 ) -> None:
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     assert await _play_to_the_deal_end(room, inbox) == 7  # the eighth played itself
     forced = [f for f in inbox.frames if f["t"] in ("deal", "action") and _forced(f)]
     assert sorted(f["d"]["turn"]["seat"] for f in forced) == [0, 1, 2, 3]
@@ -70,10 +67,7 @@ async def test_whoever_plays_the_last_card_first_plays_it_once(
     seconds = 3600.0 if first == "player" else 0.0
     manager = RoomManager(store, RoomTimings(bot_delay_seconds=0, last_card_seconds=seconds))
     try:
-        room = await bot_room(manager)
-        inbox = Inbox(HOST)
-        await room.connect(inbox, None)
-        await room.begin(HOST, fill_with_bots=False)
+        room, inbox = await started_bot_room(manager)
 
         def mine(f: dict[str, Any]) -> bool:  # the host's last card is to play itself
             return f["t"] in ("deal", "action") and _forced(f) and f["d"]["turn"]["seat"] == 0

@@ -34,6 +34,15 @@ async def bot_room(manager: RoomManager, preset: str = "bulgarian", **kw: Any) -
     )
 
 
+async def started_bot_room(manager: RoomManager, **kw: Any) -> tuple[Room, Inbox]:
+    """A room of ``bot_room`` begun by its host (seat 0), connected: the room and its inbox."""
+    room = await bot_room(manager, **kw)
+    inbox = Inbox(HOST)
+    await room.connect(inbox, None)
+    await room.begin(HOST, fill_with_bots=False)
+    return room, inbox
+
+
 def finished(frame: dict[str, Any]) -> bool:
     return frame["t"] == "room" and frame["d"]["status"] == FINISHED
 
@@ -76,10 +85,7 @@ async def test_bots_play_a_whole_match_of_every_preset_and_every_action_is_commi
 
 
 async def test_an_illegal_action_changes_nothing(manager: RoomManager, store: MemoryStore) -> None:
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     view = await my_turn(inbox, room)
     assert view["phase"] == "bidding"
     before = (room.version, len(store.commits), room.match.deal if room.match else None)
@@ -99,10 +105,7 @@ async def test_an_illegal_action_changes_nothing(manager: RoomManager, store: Me
 async def test_a_reply_is_told_right_after_the_command_s_events_and_never_for_a_refusal(
     manager: RoomManager,
 ) -> None:
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     view = await my_turn(inbox, room)
     told: list[tuple[int, list[dict[str, Any]]]] = []  # each version told, and the frames then
 
@@ -128,10 +131,7 @@ async def test_a_reply_that_fails_does_not_stop_the_room(
 ) -> None:
     """A reply is the transport's code run inside the actor: if it raises, the command still
     stands (it was stored and broadcast) and the room goes on taking commands."""
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     view = await my_turn(inbox, room)
 
     def broken(version: int) -> None:
@@ -146,10 +146,7 @@ async def test_a_reply_that_fails_does_not_stop_the_room(
 
 
 async def test_stale_and_repeated_commands_are_refused(manager: RoomManager) -> None:
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     view = await my_turn(inbox, room)
     base = room.version
     with pytest.raises(RoomError) as stale:
@@ -164,10 +161,7 @@ async def test_stale_and_repeated_commands_are_refused(manager: RoomManager) -> 
 async def test_a_failed_commit_changes_nothing_and_the_room_goes_on(
     manager: RoomManager, store: MemoryStore
 ) -> None:
-    room = await bot_room(manager)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager)
     view = await my_turn(inbox, room)
     deal, version, frames = room.match.deal if room.match else None, room.version, len(inbox.frames)
     store.fail_next = True
@@ -183,10 +177,7 @@ async def test_a_failed_commit_changes_nothing_and_the_room_goes_on(
 async def test_the_turn_timer_plays_for_a_slow_player(store: MemoryStore) -> None:
     manager = await make_manager(store)
     try:
-        room = await bot_room(manager, turn_seconds=0.05)
-        inbox = Inbox(HOST)
-        await room.connect(inbox, None)
-        await room.begin(HOST, fill_with_bots=False)
+        room, inbox = await started_bot_room(manager, turn_seconds=0.05)
         await my_turn(inbox, room)
         await inbox.wait(lambda f: f["t"] == "action" and f["d"]["seat"] == 0)
         mine = [op for op in store.ops(ActionTaken) if op.action["seat"] == 0]
@@ -345,10 +336,7 @@ async def test_chat_reaches_everyone(manager: RoomManager) -> None:
 
 
 async def test_rematch_starts_a_new_match_when_every_player_asks(manager: RoomManager) -> None:
-    room = await bot_room(manager, target=1)
-    inbox = Inbox(HOST)
-    await room.connect(inbox, None)
-    await room.begin(HOST, fill_with_bots=False)
+    room, inbox = await started_bot_room(manager, target=1)
     while True:
         frame = await inbox.wait(lambda f: finished(f) or is_my_turn(f, room))
         if finished(frame):
@@ -362,18 +350,26 @@ async def test_rematch_starts_a_new_match_when_every_player_asks(manager: RoomMa
 async def finished_match_of_two(manager: RoomManager) -> tuple[Room, Inbox, Inbox]:
     """The host (seat 0) and a guest (seat 2) with two bots, their match (to 1 point) over."""
     room, host, guest = await partners_room(manager, target=1)
-    players = {0: HOST, 2: GUEST}
+    await play_to_the_end(room, host, {0: HOST, 2: GUEST})
+    return room, host, guest
+
+
+async def play_to_the_end(
+    room: Room, inbox: Inbox, players: dict[int, str], timeout: float = 10
+) -> None:
+    """Answer every turn of the people in ``players`` (seat: player id) with their first legal
+    action, as ``inbox`` (a subscriber of the room) hears of it, until the match ends; a last
+    card is left to the server, which plays it."""
 
     def next_step(f: dict[str, Any]) -> bool:
-        turn = f.get("d", {}).get("turn") or {}  # not a last card: the server plays it
+        turn = f.get("d", {}).get("turn") or {}
         mine = turn.get("seat") in players and not turn.get("forced")
         return finished(f) or (f.get("v") == room.game_version and mine)
 
-    while not finished(frame := await host.wait(next_step)):
+    while not finished(frame := await inbox.wait(next_step, timeout)):
         assert room.match is not None and room.match.deal is not None
         action = action_to_dict(legal_actions(room.match.deal)[0])
         await room.act(players[frame["d"]["turn"]["seat"]], None, room.version, action)
-    return room, host, guest
 
 
 async def test_a_player_who_went_away_does_not_hold_up_a_rematch(manager: RoomManager) -> None:

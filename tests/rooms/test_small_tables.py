@@ -13,9 +13,9 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.ports import ActionTaken, DealFinished, MatchStarted
 from app.rooms.room import FINISHED, PLAYING, Room, RoomTimings
-from app.rules import Action, Bid, Ruleset, SeatView, action_to_dict, legal_actions
+from app.rules import Action, Bid, Ruleset, SeatView
 from tests.rooms.fakes import Inbox, MemoryStore
-from tests.rooms.test_room import GUEST, HOST, finished, is_my_turn
+from tests.rooms.test_room import GUEST, HOST, finished, is_my_turn, play_to_the_end
 
 SMALL = ["bulgarian3", "bulgarian2", "open_belot"]
 
@@ -30,21 +30,6 @@ async def small_room(manager: RoomManager, preset: str, **kw: Any) -> Room:
         turn_seconds=kw.pop("turn_seconds", 0),
         **kw,
     )
-
-
-async def play_to_the_end(room: Room, inbox: Inbox, players: dict[int, str]) -> None:
-    """Answer every turn of the people in ``players`` with their first legal action."""
-
-    def next_step(f: dict[str, Any]) -> bool:
-        turn = f.get("d", {}).get("turn") or {}  # not a last card: the server plays it
-        mine = turn.get("seat") in players and not turn.get("forced")
-        return finished(f) or (f.get("v") == room.game_version and mine)
-
-    while not finished(frame := await inbox.wait(next_step, timeout=60)):
-        assert room.match is not None and room.match.deal is not None
-        seat = frame["d"]["turn"]["seat"]
-        action = action_to_dict(legal_actions(room.match.deal)[0])
-        await room.act(players[seat], None, room.version, action)
 
 
 @pytest.mark.parametrize("preset", SMALL)
@@ -81,7 +66,7 @@ async def test_a_person_and_bots_play_a_small_match_and_rematch(
     inbox = Inbox(HOST)
     await room.connect(inbox, None)
     await room.begin(HOST, fill_with_bots=False)
-    await play_to_the_end(room, inbox, {0: HOST})
+    await play_to_the_end(room, inbox, {0: HOST}, timeout=60)
     assert room.status == FINISHED and room.match is not None
     assert room.match.state.winner in range(seats)
     assert len(room.match.state.scores) == seats  # one column per player (BGN-3)
