@@ -822,7 +822,9 @@ def forced_last_card(state: DealState) -> Action | None:
     at the last trick, so playing it for them, at a pace that does not depend on the player,
     tells nobody anything: the server does (docs/protocol.md, TURN's ``forced``)."""
     seat = state.turn
-    if seat is None or state.phase is not Phase.PLAYING or state.holding(seat).bit_count() != 1:
+    if seat is None or state.hands[seat].bit_count() > 1:
+        return None  # the common case, asked of every action (the hand is part of the holding)
+    if state.phase is not Phase.PLAYING or state.holding(seat).bit_count() != 1:
         return None
     legal = legal_actions(state)
     return legal[0] if len(legal) == 1 else None
