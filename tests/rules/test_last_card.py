@@ -23,6 +23,7 @@ from app.rules import (
 )
 
 from .helpers import (
+    ALL_CARD_TEXTS,
     ALL_TO_LEADER_TRUMP_FIRST,
     HEARTS_BELOTE_28,
     bids_for,
@@ -57,7 +58,7 @@ def test_c7_every_card_of_the_last_trick_plays_itself_and_none_before() -> None:
 
 
 def test_nothing_is_forced_while_bidding() -> None:
-    state = new_deal(BG, 3, cards(*[r + s for s in "CDHS" for r in "789TJQKA"]))
+    state = new_deal(BG, 3, cards(*ALL_CARD_TEXTS))
     assert state.phase is Phase.BIDDING and forced_last_card(state) is None
 
 
