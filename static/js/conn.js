@@ -30,6 +30,7 @@ export class RoomConnection {
     this.closed = false;
     this.ws = null;
     this.ready = false; // open and the hello acknowledged: commands may be sent
+    this.greeting = null; // the hello in flight ({ws, done}): commands given meanwhile wait for it
     this.attempt = 0;
     this.retryTimer = null;
     this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
@@ -68,7 +69,9 @@ export class RoomConnection {
       const hello = {};
       if (this.token) hello.token = this.token;
       if (this.version !== null) hello.v = this.version;
-      this.rawSend("hello", hello, {}, true).then(
+      const greeting = this.rawSend("hello", hello, {}, true);
+      this.greeting = { ws, done: greeting };
+      greeting.then(
         () => {
           const wasRetry = this.attempt > 0;
           this.attempt = 0;
@@ -212,13 +215,26 @@ export class RoomConnection {
     });
   }
 
-  /** A command; acts carry the version they were based on so stale or doubled clicks are refused. */
-  send(t, d = {}) {
-    const extra = t === "act" && this.version !== null ? { v: this.version } : {};
-    return this.rawSend(t, d, extra);
+  /** Open, and either greeted or greeting: a command given now is sent (maybe after the ack). */
+  get usable() {
+    return this.ready || this.joining;
   }
 
-  /** For tests: drop the socket as a broken network would. */
+  /** The hello on the current socket is in flight. The server sends the room's snapshot before
+   * the hello's ack, so the page shows the room (its Start button, its hand) a moment before
+   * `ready`: a command given in that moment waits for the ack instead of failing. */
+  get joining() {
+    return Boolean(!this.ready && this.ws && this.greeting && this.greeting.ws === this.ws);
+  }
+
+  /** A command; acts carry the version they were based on so stale or doubled clicks are refused. */
+  send(t, d = {}) {
+    const now = () => this.rawSend(t, d, t === "act" && this.version !== null ? { v: this.version } : {});
+    // Sent once the hello is answered; if it failed, rawSend refuses as "not connected".
+    if (this.joining) return this.greeting.done.then(now, now);
+    return now();
+  }
+
   /** Send fresh entropy for the deal whose commitment is shown (docs/protocol.md §3); a
    *  refusal (the deal was drawn meanwhile, a seat was left) costs nothing and is not shown. */
   contribute(commitment) {

@@ -239,7 +239,7 @@ export function showRoom(app, code) {
 
   async function act(action) {
     if (S.busy) return;
-    if (!conn.ready) {
+    if (!conn.usable) {
       // Never a silent click: say that nothing was sent (the table comes back by itself).
       showError({ code: "not_connected" });
       return;
@@ -889,7 +889,7 @@ export function showRoom(app, code) {
     const cards = layoutHand(deal.hand);
     return h(
       "div",
-      { class: `hand ${playing ? "my-turn" : ""} ${conn.ready ? "" : "offline"}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: { "--n": cards.length } },
+      { class: `hand ${playing ? "my-turn" : ""} ${conn.usable ? "" : "offline"}`, id: "hand", role: "group", "aria-label": t("keyboard_help"), style: { "--n": cards.length } },
       cards.map((card) => {
         const state = !playing ? "idle" : legalCards.has(card) ? "playable" : "dimmed";
         return cardFace(card, {

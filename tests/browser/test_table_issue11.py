@@ -3,6 +3,7 @@ smaller defects players saw. Each test failed on the client before the fix it na
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 import weakref
@@ -147,6 +148,34 @@ def test_a_dead_connection_is_noticed_and_a_click_is_never_lost(
     page.wait_for_selector("#room[data-connection=reconnected]")
     card = ui.play(page)
     assert card not in ui.hand(page)
+
+
+def test_a_click_between_the_snapshot_and_the_hello_s_ack_waits_for_the_ack(
+    new_page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server sends the room's snapshot and then the hello's ack, so the page shows the
+    room (its Start button) a moment before it may send commands. A click in that moment was
+    refused as "not connected" and sent nothing: CI once saw Start clicked there, and the
+    match never began. Now the command waits for the ack. The ack is held back here until
+    the click is made."""
+    page = new_page()
+    ui.set_name(page, "Quick")
+    code = ui.create_room(page, bots=(1, 2, 3))
+    gate = threading.Event()  # set from the test's thread, waited for in the server's
+    hello = ws_module._Session._hello
+
+    async def slow_hello(self: Any, data: Any) -> int:
+        version = await hello(self, data)  # the snapshot is on its way
+        await asyncio.to_thread(gate.wait, 30)
+        return version
+
+    monkeypatch.setattr(ws_module._Session, "_hello", slow_hello)
+    page.reload()
+    page.wait_for_selector(f"#room[data-code='{code}'][data-status=waiting]")
+    page.click("#start")
+    gate.set()
+    page.wait_for_selector("#room[data-status=playing]")
+    assert page.query_selector(".toast.error") is None
 
 
 def test_the_lobby_lists_your_tables_and_leaving_a_match_asks_first(new_page: Any) -> None:
