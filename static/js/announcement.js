@@ -5,6 +5,7 @@
 import { get } from "./api.js";
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { every } from "./poll.js";
 
 const HIDDEN = "belote.announcement";
 const EVERY_MS = 5 * 60 * 1000;
@@ -40,7 +41,7 @@ async function read() {
 /** Start reading the announcement (now and every few minutes); `relang()` redraws it. */
 export function watchAnnouncement() {
   read();
-  setInterval(read, EVERY_MS);
+  every(read, EVERY_MS);
 }
 
 export const relangAnnouncement = draw;

@@ -10,6 +10,7 @@
 // In a cluster, a node that does not serve the room closes with 4307 and the owner's id: the
 // client reconnects at once with ?node=<id>, which the proxy routes to that node
 // (docs/protocol.md, routing); any other drop reconnects through the proxy to any node.
+import { whenShown } from "./poll.js";
 import { newEntropy } from "./shuffle.js";
 
 const CLOSE_UNKNOWN_ROOM = 4404;
@@ -47,6 +48,14 @@ export class RoomConnection {
     };
     window.addEventListener("offline", this.onOffline);
     window.addEventListener("online", this.onOnline);
+    // Back in view after the phone slept or the person looked elsewhere, when the link may have
+    // died unnoticed (the pings were held up with the page): ask at once whether it lives, or
+    // reconnect now rather than at the end of a backoff.
+    this.unwatchShown = whenShown(() => {
+      if (this.closed || !this.online) return;
+      if (this.ws) this.ping();
+      else this.open();
+    });
     this.node = null; // the node the last 4307 named
     this.hops = 0;
     this.open();
@@ -267,6 +276,7 @@ export class RoomConnection {
     clearInterval(this.pingTimer);
     window.removeEventListener("offline", this.onOffline);
     window.removeEventListener("online", this.onOnline);
+    this.unwatchShown();
     this.failPending("leaving");
     if (this.ws) this.ws.close(1000, "leaving");
   }

@@ -2,8 +2,8 @@
 // "Friends"): the lobby's Friends panel lists them, and on every other page they are shown above
 // it, like the announcement, each with "Go to the table" and "×" (put away); so is a friend's
 // ask to play quick play as partners ("Play together", §8.3). Asked for
-// (`GET /api/players/me/invitations`) when the page changes and every few seconds; an invitation
-// to the table the page shows is left out. So is the table where the reader's match of a
+// (`GET /api/players/me/invitations`) when the page changes, every few seconds and when the tab
+// is shown again (poll.js); an invitation to the table the page shows is left out. So is the table where the reader's match of a
 // tournament is on ("Your match in Friday cup is on"), on every page, the lobby included, but that
 // table's own and its tournament's (which has its own "Go to your table"). And so is each
 // tournament waiting for the reader to check in ("Friday cup starts at 20:00: check in to
@@ -20,6 +20,7 @@ import { lang, t } from "./i18n.js";
 import { showError, toast } from "./ui.js";
 import { tabSignal } from "./signal.js";
 import { playSound } from "./sound.js";
+import { every } from "./poll.js";
 
 const EVERY_MS = 15 * 1000;
 let place = { lobby: true }; // where the reader is: { lobby: true }, { room: code }, { tournament: id } or {}
@@ -153,7 +154,7 @@ export function invitationsAt(where) {
 
 /** Start asking (every few seconds); `relang()` redraws in the reader's language. */
 export function watchInvitations() {
-  setInterval(read, EVERY_MS);
+  every(read, EVERY_MS);
 }
 
 export const relangInvitations = () => draw();

@@ -5,6 +5,7 @@ import { forgottenGuestName, getPlayer, setPlayer } from "./identity.js";
 import { houseRulesText, t } from "./i18n.js";
 import { accountNote, dotItem, dots, dropToasts, go, seatName, showError, toast, tokenRefused } from "./ui.js";
 import { quickPlayPanel } from "./quickplay.js";
+import { every } from "./poll.js";
 import { settingsControls } from "./settings-form.js";
 import { friendsPanel } from "./friends.js";
 import { answeredNotice } from "./reports.js";
@@ -386,15 +387,15 @@ export function showLobby(app) {
       createBox.append(h("h2", { text: t("create_room") }), createForm(rules, refused));
     })
     .catch(showError);
-  const timer = setInterval(rooms.refresh, 5000);
+  const stopRooms = every(rooms.refresh, 5000);
   if (friends) friends.refresh();
-  const friendsTimer = friends ? setInterval(friends.refresh, 10000) : null;
+  const stopFriends = friends ? every(friends.refresh, 10000) : null;
   return {
     leave: () => {
       left = true;
-      clearInterval(timer);
+      stopRooms();
       if (friends) {
-        clearInterval(friendsTimer);
+        stopFriends();
         friends.leave();
       }
       if (quick) quick.leave();

@@ -7,6 +7,7 @@ import { api, get, post } from "./api.js";
 import { h, replace } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { t } from "./i18n.js";
+import { every } from "./poll.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
 import { accountNote, go, showError, toast } from "./ui.js";
 
@@ -16,7 +17,7 @@ const WAITS = [15, 30, 60, 120];
  * ``refused(player, error)`` is the lobby's answer to a refused token (`bad_token`; false for
  * any other error, which the panel shows). */
 export function quickPlayPanel(presets, refused) {
-  let timer = null;
+  let stopPolling = null; // while a request waits: asked every second
   const preset = h("select", { id: "qp-preset", name: "qp_preset" }, presets.map((p) => h("option", { value: p, text: t(`preset_${p}`) })));
   const rated = h("input", { type: "checkbox", id: "qp-rated", name: "qp_rated", disabled: !getPlayer()?.username });
   const wait = h("select", { id: "qp-wait", name: "qp_wait" }, WAITS.map((n) => h("option", { value: String(n), text: t("seconds", { n }) })));
@@ -49,8 +50,8 @@ export function quickPlayPanel(presets, refused) {
   }
 
   function stop() {
-    if (timer) clearInterval(timer);
-    timer = null;
+    if (stopPolling) stopPolling();
+    stopPolling = null;
   }
 
   function showForm() {
@@ -110,7 +111,7 @@ export function quickPlayPanel(presets, refused) {
       mate && !status.partner_ready ? null : h("progress", { max: String(status.wait_seconds), value: String(Math.min(status.waited, status.wait_seconds)) }),
       h("button", { type: "button", id: "play-cancel", text: t("cancel"), onclick: cancel }),
     );
-    if (!timer) timer = setInterval(poll, 1000);
+    if (!stopPolling) stopPolling = every(poll, 1000);
   }
 
   async function poll() {
