@@ -10,6 +10,7 @@ import { append, clear, h } from "./dom.js";
 import { getPlayer } from "./identity.js";
 import { houseRulesText, lang, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
+import { whenShown } from "./poll.js";
 import { isMuted } from "./mute.js";
 import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
@@ -203,6 +204,13 @@ export function showTournament(app, id) {
     if (timer) clearTimeout(timer);
     timer = null;
   };
+  // Back in view (poll.js): the next poll now, not when the browser lets the slowed timer fire;
+  // an entrant waiting here in another tab learns at once that their match is on.
+  const unwatchShown = whenShown(() => {
+    if (!timer) return; // a poll is under way, or the tournament is over
+    stop();
+    poll();
+  });
 
   async function act(method, suffix, body = method === "POST" ? {} : undefined) {
     try {
@@ -448,5 +456,10 @@ export function showTournament(app, id) {
   }
 
   poll();
-  return { leave: stop };
+  return {
+    leave: () => {
+      stop();
+      unwatchShown();
+    },
+  };
 }

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ui
+from tests.browser.test_tournaments import make
 
 pytestmark = pytest.mark.browser
 
@@ -83,3 +84,20 @@ def test_a_table_whose_link_dropped_reconnects_when_shown_again(new_page: Any) -
     page.wait_for_selector("#room[data-connection=reconnecting]")
     page.evaluate(HIDE_AND_SHOW)
     page.wait_for_selector("#room[data-connection=reconnected]", timeout=5_000)
+
+
+def test_a_tournament_s_page_reads_it_again_when_shown_again(new_page: Any) -> None:
+    """An entrant may wait for their match on the tournament's page in another tab. The clock
+    is paused before the page opens: its first read is then the only one, and none is under
+    way when the tab is shown again."""
+    page = new_page()
+    page.clock.install()
+    ui.set_name(page, "Back")
+    paused(page)
+    address = make(page, "Back cup", "bulgarian", 8)
+    tournament = address.rsplit("/", 1)[1]
+    with page.expect_request(
+        lambda request: request.url.endswith(f"/api/tournaments/{tournament}"), timeout=5_000
+    ) as read:
+        page.evaluate(HIDE_AND_SHOW)
+    assert read.value.method == "GET"
