@@ -13,6 +13,7 @@ import { avatar, dealerBadge, nameParts, playerScores, seatState, teamScores } f
 import { createMotion } from "./motion.js";
 import { playSound } from "./sound.js";
 import { turnSignal } from "./signal.js";
+import { screenAwake } from "./awake.js";
 import { concededText, exitControls, exitDialog, withConcession } from "./exit.js";
 import { confirmDialog, modalKey } from "./dialog.js";
 import { settingsChangedWords, settingsDialog } from "./room-settings.js";
@@ -148,6 +149,7 @@ export function showRoom(app, code) {
   const root = h("div", { class: "room", id: "room", dataset: { code } }, top, h("div", { class: "room-body" }, table, side));
   app.append(root);
   const motion = createMotion(root); // cosmetic: drawn state first, animations after (motion.js)
+  const awake = screenAwake(); // the screen stays on while the player plays a match (awake.js)
 
   /** Send a chat line (`{text}` typed, or `{phrase}`); true once the room took it. */
   async function say(line) {
@@ -556,6 +558,7 @@ export function showRoom(app, code) {
     root.dataset.version = String(conn.version);
     tickClocks();
     guardBack();
+    awake.set(S.room.status === "playing" && me() !== null); // a watcher's screen does as it likes
     restoreFocus(focused);
     motion.play(shot, { deal: S.deal, number: S.number });
     turnCues();
@@ -1580,6 +1583,7 @@ export function showRoom(app, code) {
       window.removeEventListener("belote:mutes", mutesSynced);
       conn.close();
       clearInterval(clockTimer);
+      awake.stop();
       closeSettings(false);
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("pointerdown", onPointer);
