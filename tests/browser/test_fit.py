@@ -76,6 +76,50 @@ def test_a_laptop_shows_the_whole_hand_without_scrolling(
     assert min(c["width"] for c in fold["cards"]) >= 70, fold["cards"]  # not shrunk away
 
 
+PHONES_ON_THEIR_SIDE = {
+    "844x390-en": (844, 390, "en-US"),
+    "740x360-fr": (740, 360, "fr-FR"),
+    "740x360-bg": (740, 360, "bg-BG"),
+    "667x375-fr": (667, 375, "fr-FR"),
+}
+"""Phones held sideways (an iPhone 12-15, a small Android, an iPhone SE), in the longer
+languages at the smaller ones."""
+
+
+@pytest.mark.parametrize("size", PHONES_ON_THEIR_SIDE)
+def test_a_phone_on_its_side_shows_the_whole_table_at_once(
+    new_page: Any, monkeypatch: pytest.MonkeyPatch, size: str
+) -> None:
+    """The table (every seat, the middle and the hand) is no taller than the screen, so that
+    scrolled to it the player sees the trick and the hand together: at the first bid (the
+    bidding box in the middle) and at the first card with the widest panel of announcements
+    (the rigged deal of the laptop test). It was 460 px of felt and 483 of table at 844x390:
+    the top seat and the trick were above the screen while the hand was on it."""
+    rig_deals(monkeypatch, DECLARER_HANDS)
+    width, height, locale = PHONES_ON_THEIR_SIDE[size]
+    page = new_page(
+        viewport={"width": width, "height": height}, locale=locale, has_touch=True, is_mobile=True
+    )
+    ui.set_name(page, "Side")
+    ui.create_room(page, bots=(1, 2, 3), timer=60)
+    ui.start(page)
+    assert ui.wait_next(page) == "bid"
+    ui.settle(page)
+    bidding = page.evaluate(HAND_FOLD)
+    ui.bid(page, "hearts")
+    while (step := ui.wait_next(page)) == "bid":
+        ui.bid(page)  # pass on a bot's contra, if one comes
+    assert step == "play"
+    page.wait_for_selector("#declare-panel #announce-belote")
+    ui.settle(page)
+    playing = page.evaluate(HAND_FOLD)
+    for moment, fold in (("bidding", bidding), ("playing", playing)):
+        table = fold["table"]
+        assert fold["height"] == height
+        assert table["bottom"] - table["top"] <= height, (moment, table, height)
+        assert min(c["width"] for c in fold["cards"]) >= 44, (moment, fold["cards"])
+
+
 # Every occurrence of one of ``names`` in a text node of the lobby's rows: how many lines its
 # text takes (one, whatever the width; a long name may be cut with "…", never broken).
 NAMES_BROKEN = """names => {
