@@ -3,9 +3,10 @@
 // it, like the announcement, each with "Go to the table" and "×" (put away); so is a friend's
 // ask to play quick play as partners ("Play together", §8.3). Asked for
 // (`GET /api/players/me/invitations`) when the page changes, every few seconds and when the tab
-// is shown again (poll.js); an invitation to the table the page shows is left out. So is the table where the reader's match of a
-// tournament is on ("Your match in Friday cup is on"), on every page, the lobby included, but that
-// table's own and its tournament's (which has its own "Go to your table"). And so is each
+// is shown again (poll.js); an invitation to the table the page shows is left out. So is the
+// table where the reader's match of a tournament is on ("Your match in Friday cup is on"), on
+// every page, the lobby included, but that table's own and its tournament's (which has its own
+// "Go to your table"). And so is each
 // tournament waiting for the reader to check in ("Friday cup starts at 20:00: check in to
 // play", with "Check in"), but on that tournament's page, which has its own button. Either also
 // calls the reader in the tab's title and icon (signal.js), on every page but that table, and a
