@@ -559,9 +559,24 @@ export function showRoom(app, code) {
     tickClocks();
     guardBack();
     awake.set(S.room.status === "playing" && me() !== null); // a watcher's screen does as it likes
+    showTheTable();
     restoreFocus(focused);
     motion.play(shot, { deal: S.deal, number: S.number });
     turnCues();
+  }
+
+  // ---- a phone on its side: the table in view ------------------------------------------------
+  // On a screen that short the top bar and the room's lines push the table below the fold,
+  // though the table itself fits the screen (style.css): once per match, when it begins or the
+  // player comes to it, the page scrolls so that the whole table shows. Never again during the
+  // match, so that a player reading the chat or the scoresheet is not pulled back.
+  const shortScreen = window.matchMedia("(orientation: landscape) and (max-height: 500px)");
+  let shownForMatch = null;
+  function showTheTable() {
+    if (S.room.status !== "playing" || me() === null || !shortScreen.matches) return;
+    if (shownForMatch === S.room.match_id) return;
+    shownForMatch = S.room.match_id;
+    table.scrollIntoView({ block: "end" });
   }
 
   // ---- sound and the tab's signal (sound.js, signal.js) -----------------------------------

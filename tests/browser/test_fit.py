@@ -418,3 +418,28 @@ def test_on_a_phone_every_bid_reads_whole_in_its_button(
     assert ui.wait_next(page) == "bid"
     ui.settle(page)
     assert page.evaluate(BIDS_INSIDE) == {"out": [], "panelInside": True}
+
+
+def test_a_phone_on_its_side_scrolls_to_the_table_when_the_match_is_on(new_page: Any) -> None:
+    """The top bar and the room's lines put the table below the fold of a phone held sideways
+    (it fits the screen, the page above it does not): at the match's start, and when the player
+    comes back to the table from the lobby, the page shows the whole table by itself."""
+    page = new_page(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
+    ui.set_name(page, "Side")
+    code = ui.create_room(page, bots=(1, 2, 3), timer=60)
+    ui.start(page)
+    page.wait_for_function(TABLE_IN_VIEW)
+    page.click("#nav-lobby")
+    page.click("#leave-go")
+    page.click(f"#my-rooms .room-row[data-code='{code}'] a.return")
+    page.wait_for_selector(f"#room[data-code='{code}'][data-status=playing]")
+    page.wait_for_function(TABLE_IN_VIEW)
+    assert page.evaluate("() => scrollY") > 0
+
+
+TABLE_IN_VIEW = """() => {
+  const table = document.querySelector('#table');
+  if (!table) return false;
+  const box = table.getBoundingClientRect();
+  return box.top >= -1 && box.bottom <= innerHeight + 1;  // scrolled by whole px
+}"""
