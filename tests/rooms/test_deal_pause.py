@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rooms.config import MOST_TARGET
 from app.rooms.manager import RoomManager
 from app.rooms.room import RoomTimings
 from app.rules import action_to_dict, legal_actions
@@ -14,7 +15,10 @@ from tests.rooms.test_room import GUEST, HOST, partners_room
 
 async def first_deal_over(pause: float) -> tuple[RoomManager, Any, Inbox, Inbox]:
     manager = RoomManager(MemoryStore(), RoomTimings(bot_delay_seconds=0))
-    room, host, guest = await partners_room(manager, turn_seconds=30, deal_pause_seconds=pause)
+    # No deal can end the match (a contra'd all-trumps deal can reach 151), so a pause follows.
+    room, host, guest = await partners_room(
+        manager, target=MOST_TARGET, turn_seconds=30, deal_pause_seconds=pause
+    )
     players = {0: HOST, 2: GUEST}
 
     def next_step(f: dict[str, Any]) -> bool:
