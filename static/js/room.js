@@ -587,7 +587,8 @@ export function showRoom(app, code) {
     const lastCard = lastCardPlays();
     if (mine && !wasMyTurn) playSound("turn");
     if (lastCard && !wasLastCard) announce(t("last_card_plays")); // why nothing is asked
-    else if (mine !== wasMyTurn) announce(mine ? t("your_turn") : "");
+    // Once that card is out the line goes too: it was true only until then.
+    else if (mine !== wasMyTurn || (wasLastCard && !lastCard)) announce(mine ? t("your_turn") : "");
     wasMyTurn = mine;
     wasLastCard = lastCard;
     turnSignal(mine);
@@ -645,7 +646,8 @@ export function showRoom(app, code) {
     const watching = room.watch_only || (!room.public && room.status === "playing");
     const link = roomLink(watching ? room.watch_code : room.code);
     const label = t(watching ? "watch_link" : "invite_link");
-    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": label });
+    // As wide as its link (style.css lets the buttons go under it rather than cut the code off).
+    const linkInput = h("input", { id: "invite-link", readonly: true, value: link, size: link.length + 2, "aria-label": label });
     // Copy a link; where the page may not use the clipboard (served without HTTPS), the old way
     // from a field of its own; and where that fails too, the link is shown to copy by hand.
     const copy = async (text) => {
@@ -668,6 +670,21 @@ export function showRoom(app, code) {
       h("label", { for: "invite-link", text: label }),
       linkInput,
       h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link) }),
+      // Where the device can hand the link to another app (a phone's share sheet: a message, a
+      // chat), it offers to; the sheet closed unused is no failure, any other is a copy instead.
+      navigator.share
+        ? h("button", {
+            type: "button",
+            id: "share-link",
+            text: t("share"),
+            onclick: () => {
+              const text = t(watching ? "share_watch" : "share_invite", { game: t(`preset_${room.rules.preset}`) });
+              navigator.share({ text, url: link }).catch((error) => {
+                if (error?.name !== "AbortError") copy(link);
+              });
+            },
+          })
+        : null,
       room.public || watching
         ? null
         : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copy(roomLink(room.watch_code)) }),

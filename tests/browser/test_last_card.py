@@ -30,7 +30,7 @@ LAST_CARD_OR_NEXT = f"""() => document.querySelector('#last-card') !== null || (
 def test_the_last_card_is_not_offered_says_so_and_plays_itself(new_page: Any) -> None:
     page = new_page()
     ui.set_name(page, "Ann")
-    ui.create_room(page, bots=(1, 2, 3))
+    ui.create_room(page, bots=(1, 2, 3), pause=60)  # after the deal, a pause: nobody's turn
     ui.start(page)
     while True:
         page.wait_for_function(LAST_CARD_OR_NEXT)
@@ -56,4 +56,8 @@ def test_the_last_card_is_not_offered_says_so_and_plays_itself(new_page: Any) ->
     assert page.query_selector("#hand .card.pending") is None  # nothing was sent
     assert ui.version(page) == before
     page.wait_for_selector("#result-panel", timeout=(WAIT + 20) * 1000)  # played: the deal ended
+    # The line for screen readers went with the card: it stayed through the result, the pause
+    # and the next deal's bids, until the player's next turn.
+    assert page.query_selector("#next-deal")  # the pause is on: it is nobody's turn
+    assert page.text_content("#announce") == ""
     assert page.query_selector("#played-for-you") is None  # the player's own card
