@@ -52,6 +52,17 @@ def test_a_first_tap_chooses_the_card_and_a_second_plays_it(new_page: Any) -> No
     cards = turn_to_play(page)
     before = ui.version(page)
     first = f"#hand .card[data-card='{cards[0]}']"
+    # The two taps on a card are not a double tap that zooms the page (iOS Safari does, unless
+    # told otherwise; Chromium does not on a page made for phones, so it is the telling that is
+    # checked): a pinch may zoom, a double tap may not, from the card up to the page.
+    told = page.evaluate(
+        """sel => { const kinds = [];
+          for (let el = document.querySelector(sel); el; el = el.parentElement)
+            kinds.push(getComputedStyle(el).touchAction);
+          return kinds; }""",
+        first,
+    )
+    assert "manipulation" in told and set(told) <= {"auto", "manipulation"}, told
     page.tap(first)
     page.wait_for_selector(f"{first}.armed")
     hint = page.inner_text("#card-confirm")
