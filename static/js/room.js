@@ -22,7 +22,7 @@ import { isMuted, muteControl } from "./mute.js";
 import { openReport } from "./report.js";
 import { lineText, phraseButtons } from "./phrases.js";
 import { breakdownTable, contractBadge, contractLabel, scoresheetTable } from "./scoresheet.js";
-import { accountNote, announce, banner, dotItem, dots, dropToasts, go, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
+import { accountNote, announce, banner, copyLink, dotItem, dots, dropToasts, go, linkButtons, roomLink, seatName, showError, toast, tokenRefused, touchOnly } from "./ui.js";
 import { positionOf, positions, range, seatCount, sideOf, sideOrder, sidesOf, teamsPlay } from "./sides.js";
 
 const CARRE_POINTS = { J: 200, 9: 150 };
@@ -648,46 +648,15 @@ export function showRoom(app, code) {
     const label = t(watching ? "watch_link" : "invite_link");
     // As wide as its link (style.css lets the buttons go under it rather than cut the code off).
     const linkInput = h("input", { id: "invite-link", readonly: true, value: link, size: link.length + 2, "aria-label": label });
-    // Copy a link; where the page may not use the clipboard (served without HTTPS), the old way
-    // from a field of its own; and where that fails too, the link is shown to copy by hand.
-    const copy = async (text) => {
-      let done = true;
-      try {
-        await navigator.clipboard.writeText(text);
-      } catch {
-        const field = h("textarea", { class: "sr-only", "aria-hidden": "true" });
-        field.value = text;
-        document.body.append(field);
-        field.select();
-        done = Boolean(document.execCommand && document.execCommand("copy"));
-        field.remove();
-      }
-      toast(done ? t("copied") : t("copy_by_hand", { link: text }), { timeout: done ? 2000 : 0 });
-    };
     return h(
       "div",
       { class: "invite" },
       h("label", { for: "invite-link", text: label }),
       linkInput,
-      h("button", { type: "button", id: "copy-link", text: t("copy"), onclick: () => copy(link) }),
-      // Where the device can hand the link to another app (a phone's share sheet: a message, a
-      // chat), it offers to; the sheet closed unused is no failure, any other is a copy instead.
-      navigator.share
-        ? h("button", {
-            type: "button",
-            id: "share-link",
-            text: t("share"),
-            onclick: () => {
-              const text = t(watching ? "share_watch" : "share_invite", { game: t(`preset_${room.rules.preset}`) });
-              navigator.share({ text, url: link }).catch((error) => {
-                if (error?.name !== "AbortError") copy(link);
-              });
-            },
-          })
-        : null,
+      linkButtons(link, t(watching ? "share_watch" : "share_invite", { game: t(`preset_${room.rules.preset}`) })),
       room.public || watching
         ? null
-        : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copy(roomLink(room.watch_code)) }),
+        : h("button", { type: "button", id: "copy-watch-link", title: t("watch_link_explain"), text: t("copy_watch_link"), onclick: () => copyLink(roomLink(room.watch_code)) }),
       // The table's players (and its host) may invite friends: they hold its code.
       friendInvite && (isHost() || me() !== null) ? friendInvite : null,
     );

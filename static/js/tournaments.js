@@ -14,7 +14,7 @@ import { whenShown } from "./poll.js";
 import { isMuted } from "./mute.js";
 import { settingsControls } from "./settings-form.js";
 import { seatsOfRules, teamsPlay } from "./sides.js";
-import { accountNote, dots, failureText, go, pageTokenRefused, showError, toast } from "./ui.js";
+import { accountNote, dots, failureText, go, linkButtons, pageTokenRefused, showError, toast } from "./ui.js";
 
 const SIZES = [4, 8, 16, 32];
 const FORMATS = ["knockout", "swiss"];
@@ -303,7 +303,12 @@ export function showTournament(app, id) {
         h("button", { type: "button", class: "danger", id: "tn-cancel", text: t("tn_cancel"), onclick: cancel }),
       );
     }
-    box.append(buttons, h("p", { class: "note", text: t("tn_share") }), h("p", { class: "tn-link" }, h("code", { id: "tn-link", text: location.href })));
+    box.append(
+      buttons,
+      h("p", { class: "note", text: t("tn_share") }),
+      h("p", { class: "tn-link" }, h("code", { id: "tn-link", text: location.href })),
+      h("div", { class: "tn-buttons" }, linkButtons(location.href, t("tn_share_text", { name: tn.name }), "tn-")),
+    );
   }
 
   /** Beside another entrant of a game of partners: where the reader stands with them (asked,

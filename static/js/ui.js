@@ -147,6 +147,44 @@ export function roomLink(code) {
   return `${location.origin}/r/${encodeURIComponent(code)}`;
 }
 
+/** Copy a link; where the page may not use the clipboard (served without HTTPS), the old way
+ * from a field of its own; and where that fails too, the link is shown to copy by hand. */
+export async function copyLink(text) {
+  let done = true;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const field = h("textarea", { class: "sr-only", "aria-hidden": "true" });
+    field.value = text;
+    document.body.append(field);
+    field.select();
+    done = Boolean(document.execCommand && document.execCommand("copy"));
+    field.remove();
+  }
+  toast(done ? t("copied") : t("copy_by_hand", { link: text }), { timeout: done ? 2000 : 0 });
+}
+
+/** The buttons that pass a link on: "Copy" (`#<prefix>copy-link`) and, where the device can
+ * hand it to another app (a phone's share sheet: a message, a chat), "Share"
+ * (`#<prefix>share-link`) with `text` saying what it is. The sheet closed unused is no failure;
+ * any other failure copies the link instead. */
+export function linkButtons(link, text, prefix = "") {
+  return [
+    h("button", { type: "button", id: `${prefix}copy-link`, text: t("copy"), onclick: () => copyLink(link) }),
+    navigator.share
+      ? h("button", {
+          type: "button",
+          id: `${prefix}share-link`,
+          text: t("share"),
+          onclick: () =>
+            navigator.share({ text, url: link }).catch((error) => {
+              if (error?.name !== "AbortError") copyLink(link);
+            }),
+        })
+      : null,
+  ];
+}
+
 /** A row's items with "·" between them (style.css, `.dots`): the separator shows only between
  * two items of one line, never at the end of a line nor at the start of the next. An item is a
  * node or a text; `dotItem(x, { name: true })` keeps a name on one line (cut with "…", whole in

@@ -1,4 +1,5 @@
-"""The waiting room's invite link: readable whole, and handed to a phone's share sheet."""
+"""Links to pass on — a waiting room's invite link, a tournament's address: readable whole,
+copied, and handed to a phone's share sheet."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.browser import ui
 from tests.browser.conftest import PHONE
+from tests.browser.test_tournaments import make
 
 # A laptop, a small laptop, a tablet, and phones held sideways (the widest and the narrowest).
 SCREENS = [(1366, 768), (1024, 768), (901, 700), (844, 390), (740, 360), (667, 375)]
@@ -96,3 +98,24 @@ def test_no_share_button_where_the_device_has_no_share_sheet(new_page: Any) -> N
     ui.create_room(page, bots=(1, 2))
     assert page.is_visible("#copy-link")
     assert page.locator("#share-link").count() == 0
+
+
+def test_a_tournament_s_address_is_copied_or_shared(new_page: Any) -> None:
+    """The tournament's page told its host to send its address, shown as text to select by
+    hand (on a phone: a long press, then the handles). Now "Copy" beside it, and "Share" where
+    the device has a share sheet."""
+    page = new_page(
+        viewport=PHONE, locale="bg-BG", has_touch=True, is_mobile=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page.add_init_script(SHARE)
+    ui.set_name(page, "Ивана")
+    address = make(page, "Петъчна купа", "bulgarian", 4)
+    assert page.inner_text("#tn-link") == address
+    page.click("#tn-copy-link")
+    page.wait_for_selector("#toasts .toast:has-text('Линкът е копиран.')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == address
+    page.click("#tn-share-link")
+    page.wait_for_function("() => window.shared.length === 1")
+    shared = page.evaluate("() => window.shared[0]")
+    assert shared == {"url": address, "text": "Петъчна купа: елате да играете в този турнир по белот."}
