@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import socket
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -91,6 +92,32 @@ def postgres_url() -> Iterator[str]:
     asyncio.run(_migrate(url))
     yield url
     asyncio.run(_wipe(url))
+
+
+HAPROXY = shutil.which("haproxy") or next(
+    (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if os.path.exists(p)), None
+)
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+@pytest.fixture
+def cluster_url(postgres_url: str) -> str:
+    """The PostgreSQL database of a cluster of nodes behind HAProxy (tests/test_nodes.py), once
+    haproxy and Redis are known to be there."""
+    if HAPROXY is None:
+        pytest.skip("SKIPPED: the multi-node tests need haproxy (apt-get install haproxy)")
+    if not redis_answers(REDIS_URL):
+        pytest.skip(f"SKIPPED: the multi-node tests need Redis at {REDIS_URL} (TEST_REDIS_URL)")
+    return postgres_url
 
 
 @pytest.fixture

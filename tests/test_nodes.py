@@ -16,8 +16,8 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
+import trustme
 from sqlalchemy import select, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -35,13 +36,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.db import models as m
 from app.db.engine import make_engine
 from app.rules.replay import replay_match
-from tests.conftest import Guest, free_port, new_guest
+from tests.conftest import HAPROXY, REDIS_URL, Guest, free_port, new_guest
 from tests.test_restart import wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
-HAPROXY = shutil.which("haproxy") or next(
-    (p for p in ("/usr/sbin/haproxy", "/usr/local/sbin/haproxy") if os.path.exists(p)), None
-)
 NODES = ("n1", "n2", "n3")
 LEASE_SECONDS = 5.0  # the settings' defaults: what production runs
 RENEW_SECONDS = 1.0
@@ -51,38 +49,41 @@ TARGET = 51
 MAX_HOPS = 3  # redirects followed at once before the client backs off (static/js/conn.js)
 
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+@dataclass(frozen=True)
+class Tls:
+    """A certificate for 127.0.0.1 from an authority made for the test (trustme): the PEM file
+    HAProxy serves (key and chain), and client contexts that trust that authority alone."""
 
+    pem: Path
+    authority: trustme.CA
 
-def redis_answers(url: str) -> bool:
-    import redis
+    @classmethod
+    def made_in(cls, directory: Path) -> Tls:
+        authority = trustme.CA()
+        pem = directory / "site.pem"
+        authority.issue_cert("127.0.0.1").private_key_and_cert_chain_pem.write_to_path(str(pem))
+        return cls(pem, authority)
 
-    try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
-    except (redis.RedisError, OSError):
-        return False
-
-
-@pytest.fixture
-def cluster_url(postgres_url: str) -> str:
-    """The PostgreSQL database of a cluster, once haproxy and Redis are known to be there."""
-    if HAPROXY is None:
-        pytest.skip("SKIPPED: the multi-node tests need haproxy (apt-get install haproxy)")
-    if not redis_answers(REDIS_URL):
-        pytest.skip(f"SKIPPED: the multi-node tests need Redis at {REDIS_URL} (TEST_REDIS_URL)")
-    return postgres_url
+    def client(self) -> ssl.SSLContext:
+        """A context of its own for each client: httpx asking for HTTP/2 sets the context's
+        protocols (ALPN), which a WebSocket client sharing it would then be offered."""
+        context = ssl.create_default_context()
+        self.authority.configure_trust(context)
+        return context
 
 
 @dataclass
 class Cluster:
-    url: str  # the proxy
+    url: str  # the proxy: over HTTPS when it was given a certificate
     database_url: str
     ports: dict[str, int]
     processes: dict[str, subprocess.Popen[bytes]]
+    plain_url: str = ""  # the proxy's plain HTTP (with a certificate: sent on to HTTPS)
+    verify: ssl.SSLContext | bool = True  # what a client of `url` trusts
 
     @property
     def ws_url(self) -> str:
-        return self.url.replace("http://", "ws://")
+        return self.url.replace("https://", "wss://").replace("http://", "ws://")
 
     def node_url(self, node: str) -> str:
         return f"http://127.0.0.1:{self.ports[node]}"
@@ -162,11 +163,11 @@ def node_process(database_url: str, node: str, port: int, prefix: str) -> subpro
     return subprocess.Popen([sys.executable, "-m", "app"], env=env, cwd=ROOT)
 
 
-async def all_up(url: str) -> None:
+async def all_up(url: str, verify: ssl.SSLContext | bool = True) -> None:
     """Until the proxy sends requests to every node (its health checks found them up)."""
     seen: set[str] = set()
     while seen != set(NODES):
-        async with httpx.AsyncClient(base_url=url) as http:  # a new connection each time
+        async with httpx.AsyncClient(base_url=url, verify=verify) as http:  # a new connection
             found = re.search(
                 r'^belote_node\{node="(\w+)"\}', (await http.get("/metrics")).text, re.M
             )
@@ -176,7 +177,9 @@ async def all_up(url: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def cluster(database_url: str) -> AsyncIterator[Cluster]:
+async def cluster(database_url: str, tls: Tls | None = None) -> AsyncIterator[Cluster]:
+    """Three nodes behind the shipped proxy; with ``tls``, the proxy serves HTTPS (and HTTP/2)
+    with its certificate, as a site on the internet would, and its plain port sends there."""
     ports = {node: free_port() for node in NODES}
     prefix = f"test-nodes-{secrets.token_hex(4)}:"  # this cluster's keys only
     proxy_port = free_port()
@@ -186,6 +189,12 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
         "BELOTE_PROXY_BIND": f"127.0.0.1:{proxy_port}",
         **{f"BELOTE_NODE_{n.upper()}": f"127.0.0.1:{p}" for n, p in ports.items()},
     }
+    plain_url = url = f"http://127.0.0.1:{proxy_port}"
+    verify: ssl.SSLContext | bool = True
+    if tls is not None:
+        tls_port = free_port()
+        env |= {"BELOTE_PROXY_TLS_BIND": f"127.0.0.1:{tls_port}", "BELOTE_PROXY_CERT": str(tls.pem)}
+        url, verify = f"https://127.0.0.1:{tls_port}", tls.client()
     assert HAPROXY is not None
     proxy = subprocess.Popen([HAPROXY, "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env)
     try:
@@ -193,10 +202,9 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
             processes[node] = node_process(database_url, node, port, prefix)
         for node, port in ports.items():
             await asyncio.wait_for(wait_healthy(f"http://127.0.0.1:{port}", processes[node]), 90)
-        url = f"http://127.0.0.1:{proxy_port}"
-        await asyncio.wait_for(wait_healthy(url, proxy), 30)
-        await asyncio.wait_for(all_up(url), 90)
-        yield Cluster(url, database_url, ports, processes)
+        await asyncio.wait_for(wait_healthy(url, proxy, verify), 30)
+        await asyncio.wait_for(all_up(url, verify), 90)
+        yield Cluster(url, database_url, ports, processes, plain_url, verify)
     finally:
         for process in [*processes.values(), proxy]:
             if process.poll() is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import ssl
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -48,8 +49,10 @@ def server_process(
         process.wait()
 
 
-async def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
-    async with httpx.AsyncClient(base_url=url) as http:
+async def wait_healthy(
+    url: str, process: subprocess.Popen[bytes], verify: ssl.SSLContext | bool = True
+) -> None:
+    async with httpx.AsyncClient(base_url=url, verify=verify) as http:
         while True:
             assert process.poll() is None, "the server exited"
             try:

@@ -37,7 +37,9 @@ navigator.share = (data) => {
 """
 
 
-@pytest.mark.parametrize(("locale", "word"), [("en-US", "Copy"), ("fr-FR", "Copier"), ("bg-BG", "Копирай")])
+@pytest.mark.parametrize(
+    ("locale", "word"), [("en-US", "Copy"), ("fr-FR", "Copier"), ("bg-BG", "Копирай")]
+)
 def test_the_invite_link_is_readable_whole_wherever_the_screen_has_room(
     new_page: Any, locale: str, word: str
 ) -> None:
@@ -69,7 +71,10 @@ def test_a_phone_with_a_share_sheet_is_offered_to_share_the_link(new_page: Any) 
     a line in the page's language, to the share sheet. Closing the sheet is nothing to report;
     a sheet that fails copies the link instead."""
     page = new_page(
-        viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True,
+        viewport=PHONE,
+        locale="fr-FR",
+        has_touch=True,
+        is_mobile=True,
         permissions=["clipboard-read", "clipboard-write"],
     )
     page.add_init_script(SHARE)
@@ -105,7 +110,10 @@ def test_a_tournament_s_address_is_copied_or_shared(new_page: Any) -> None:
     hand (on a phone: a long press, then the handles). Now "Copy" beside it, and "Share" where
     the device has a share sheet."""
     page = new_page(
-        viewport=PHONE, locale="bg-BG", has_touch=True, is_mobile=True,
+        viewport=PHONE,
+        locale="bg-BG",
+        has_touch=True,
+        is_mobile=True,
         permissions=["clipboard-read", "clipboard-write"],
     )
     page.add_init_script(SHARE)
@@ -118,4 +126,7 @@ def test_a_tournament_s_address_is_copied_or_shared(new_page: Any) -> None:
     page.click("#tn-share-link")
     page.wait_for_function("() => window.shared.length === 1")
     shared = page.evaluate("() => window.shared[0]")
-    assert shared == {"url": address, "text": "Петъчна купа: елате да играете в този турнир по белот."}
+    assert shared == {
+        "url": address,
+        "text": "Петъчна купа: елате да играете в този турнир по белот.",
+    }

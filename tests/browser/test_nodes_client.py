@@ -1,6 +1,7 @@
 """The browser client on a cluster: three nodes behind HAProxy (tests/test_nodes.py's cluster), the
 node serving the room killed with SIGKILL mid-trick; the page reconnects through the proxy to the
-node that took the room over (following 4307 + ?node=) and play goes on from the same hand."""
+node that took the room over (following 4307 + ?node=) and play goes on from the same hand. The
+proxy serves HTTPS and HTTP/2, as the shipped configuration does when given a certificate."""
 
 from __future__ import annotations
 
@@ -16,21 +17,27 @@ import pytest
 
 from tests.browser import ui
 from tests.browser.conftest import DESKTOP
-from tests.conftest import _migrate, _wipe
-from tests.test_nodes import HAPROXY, REDIS_URL, Cluster, cluster, redis_answers
+from tests.conftest import HAPROXY, REDIS_URL, _migrate, _wipe, redis_answers
+from tests.test_nodes import Cluster, Tls, cluster
 
 T = TypeVar("T")
+
+SECURE_AND_H2 = """() => ({
+  secure: isSecureContext,
+  protocol: performance.getEntriesByType('navigation')[0].nextHopProtocol,
+  clipboard_and_wake_lock: Boolean(navigator.clipboard && navigator.wakeLock),
+})"""
 
 
 class ThreadedCluster:
     """``cluster(url)`` in an event loop of its own on a background thread (Playwright's sync API
     owns the test's thread)."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, tls: Tls) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._url = database_url
-        self._context: AbstractAsyncContextManager[Cluster] = cluster(database_url)
+        self._context: AbstractAsyncContextManager[Cluster] = cluster(database_url, tls)
 
     def __enter__(self) -> Cluster:
         self._thread.start()
@@ -50,14 +57,16 @@ class ThreadedCluster:
 
 
 @pytest.fixture(scope="module")
-def nodes() -> Iterator[tuple[ThreadedCluster, Cluster]]:
-    """Not on ``migrated_url``: that fixture runs its own event loop, and Playwright's runs here."""
+def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ThreadedCluster, Cluster]]:
+    """Not on ``migrated_url``: that fixture runs its own event loop, and Playwright's runs here.
+    The proxy serves HTTPS, as a site on the internet does (its certificate is the test's own:
+    the browser is told to take it)."""
     url = os.environ.get("TEST_DATABASE_URL", "")
     if not url.startswith("postgresql"):
         pytest.skip("SKIPPED: a cluster needs PostgreSQL (set TEST_DATABASE_URL)")
     if HAPROXY is None or not redis_answers(REDIS_URL):
         pytest.skip("SKIPPED: a cluster needs haproxy and Redis")
-    threaded = ThreadedCluster(url)
+    threaded = ThreadedCluster(url, Tls.made_in(tmp_path_factory.mktemp("tls")))
     try:
         with threaded as running:
             yield threaded, running
@@ -69,13 +78,22 @@ def test_the_page_follows_its_room_to_the_node_that_took_it_over(
     browser: Any, nodes: tuple[ThreadedCluster, Cluster]
 ) -> None:
     threaded, running = nodes
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", base_url=running.url)
+    context = browser.new_context(
+        viewport=DESKTOP, locale="en-US", base_url=running.url, ignore_https_errors=True
+    )
     context.set_default_timeout(30_000)
     errors: list[str] = []
     try:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         ui.set_name(page, "Survivor")
+        # Over HTTPS and HTTP/2 (deploy/haproxy.cfg): a secure context, where the page may copy,
+        # share and keep the screen on.
+        assert page.evaluate(SECURE_AND_H2) == {
+            "secure": True,
+            "protocol": "h2",
+            "clipboard_and_wake_lock": True,
+        }
         code = ui.create_room(page, bots=(1, 2, 3))
         ui.start(page)
         ui.play_until_trick_in_progress(page)
