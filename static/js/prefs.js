@@ -7,12 +7,16 @@
 import { backUrl } from "./deck.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { toast } from "./ui.js";
 
 const KEY = "belote.prefs";
-const DEFAULTS = { fourColour: false, sound: false, confirmPlay: false, theme: "auto" };
+const DEFAULTS = { fourColour: false, sound: false, confirmPlay: false, notify: false, theme: "auto" };
 const THEMES = ["auto", "light", "dark"];
 const deviceDark = window.matchMedia("(prefers-color-scheme: dark)");
 const touchScreen = window.matchMedia("(any-pointer: coarse)");
+// A computer (a pointer that hovers): a phone freezes a page out of view, and shows a page's
+// notifications only from a service worker.
+const computer = window.matchMedia("(hover: hover)");
 
 function load() {
   try {
@@ -66,7 +70,7 @@ export function applyPrefs() {
 deviceDark.addEventListener("change", () => applyPrefs());
 
 /** The table's switches: four-colour deck, sound, a card played by a second tap (room.js; on
- * touch screens).
+ * touch screens), notifications (on a computer).
  * `onChange(name, value)` is told of a change. */
 export function prefsControls(onChange = () => {}) {
   const box = (id, name, label, title = null) => {
@@ -85,5 +89,22 @@ export function prefsControls(onChange = () => {}) {
     // Offered where a finger plays (a touch screen), or where it was turned on: the row of a
     // laptop's table has no room to spare (its hand would go below the fold at 1280x720).
     touchScreen.matches || pref("confirmPlay") ? box("pref-confirm-play", "confirmPlay", t("confirm_play"), t("confirm_play_explain")) : null,
+    "Notification" in window && computer.matches ? notifyBox(box("pref-notify", "notify", t("notify"), t("notify_explain"))) : null,
   );
+}
+
+/** "Notifications" (signal.js shows them): turned on, it asks the browser's permission (a click
+ * is the moment a browser lets a page ask); refused, it turns itself off and says where the
+ * browser allows it again. */
+function notifyBox(label) {
+  const input = label.querySelector("input");
+  input.addEventListener("change", async () => {
+    if (!input.checked || Notification.permission === "granted") return;
+    const answer = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+    if (answer === "granted") return;
+    input.checked = false;
+    setPref("notify", false);
+    toast(t("notify_refused"));
+  });
+  return label;
 }

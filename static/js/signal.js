@@ -1,7 +1,10 @@
 // The tab says when the player is called, so a player in another tab sees it: the title starts
 // with "● Your turn" (room.js) or "● Your match is on" / "● Check in" (a tournament's, from
 // invitations.js, on any page), and the favicon gets a yellow dot. The turn comes first.
+// With "Notifications" on (prefs.js), a call that comes while the tab is out of view is also
+// the browser's notification, gone when the call ends or the tab is shown.
 import { t } from "./i18n.js";
+import { pref } from "./prefs.js";
 
 const icon = (dot) =>
   "data:image/svg+xml," +
@@ -26,9 +29,40 @@ export function showSignal() {
 
 /** `source` ("turn" or "tournament") calls the player for `key` (an i18n key), or no more (null). */
 export function tabSignal(source, key) {
+  const before = calls.get(source) || null;
   calls.set(source, key);
   showSignal();
+  if (key !== before) {
+    notifications.get(source)?.close();
+    notifications.delete(source);
+    if (key) notify(source, key);
+  }
 }
+
+const notifications = new Map(); // source -> the notification showing its call
+
+/** The browser's notification of a new call, where the player asked for them, allowed them,
+ * and is not looking at the page (a click on it brings the page back). */
+function notify(source, key) {
+  if (!pref("notify") || document.visibilityState !== "hidden" || !("Notification" in window)) return;
+  if (Notification.permission !== "granted") return;
+  try {
+    const note = new Notification(t(key), { body: t("app_title"), tag: `belote-${source}`, icon: "/apple-touch-icon.png" });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+    notifications.set(source, note);
+  } catch {
+    // A browser that shows them only from a service worker (a phone's): the tab's title says it.
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible") return;
+  for (const note of notifications.values()) note.close();
+  notifications.clear();
+});
 
 /** Show (true) or clear (false) the "your turn" signal in the tab. */
 export const turnSignal = (on) => tabSignal("turn", on ? "your_turn_title" : null);
