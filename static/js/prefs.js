@@ -71,8 +71,8 @@ deviceDark.addEventListener("change", () => applyPrefs());
 
 /** The table's switches: four-colour deck, sound, a card played by a second tap (room.js; on
  * touch screens), notifications (on a computer).
- * `onChange(name, value)` is told of a change. */
-export function prefsControls(onChange = () => {}) {
+ * `onChange(name, value)` is told of a change; `playing`: the table's match is on. */
+export function prefsControls(onChange = () => {}, playing = false) {
   const box = (id, name, label, title = null) => {
     const input = h("input", { type: "checkbox", id, checked: pref(name) });
     input.addEventListener("change", () => {
@@ -89,7 +89,9 @@ export function prefsControls(onChange = () => {}) {
     // Offered where a finger plays (a touch screen), or where it was turned on: the row of a
     // laptop's table has no room to spare (its hand would go below the fold at 1280x720).
     touchScreen.matches || pref("confirmPlay") ? box("pref-confirm-play", "confirmPlay", t("confirm_play"), t("confirm_play_explain")) : null,
-    "Notification" in window && computer.matches ? notifyBox(box("pref-notify", "notify", t("notify"), t("notify_explain"))) : null,
+    // Offered on a computer in the waiting room, and during a match where it is on (to turn
+    // it off): a laptop's row over the table keeps its room for the table.
+    "Notification" in window && computer.matches && (!playing || pref("notify")) ? notifyBox(box("pref-notify", "notify", t("notify"), t("notify_explain"))) : null,
   );
 }
 

@@ -633,7 +633,7 @@ export function showRoom(app, code) {
         // Between matches the host may change them (room-settings.js), beside what they are.
         isHost() && room.status !== "playing" ? h("button", { type: "button", id: "room-settings", text: t("settings_button"), onclick: openSettings }) : null,
       ),
-      prefsControls(),
+      prefsControls(undefined, room.status === "playing"),
       linkBox(room),
     );
   }

@@ -95,6 +95,9 @@ def test_a_refused_permission_turns_the_switch_off_and_says_where_to_allow_it(
     ui.start(page)
     page.wait_for_function("() => document.title.startsWith('● Your turn')")  # the tab says it
     assert notes(page) == []
+    # Off, it is offered in the waiting room, not over a match: a laptop's row over the table
+    # keeps its room for the table (on, it stays, to be turned off).
+    assert page.query_selector("#pref-notify") is None
 
 
 def test_no_switch_on_a_phone(new_page: Any) -> None:
