@@ -37,6 +37,19 @@ navigator.share = (data) => {
 """
 
 
+def phone_with_a_share_sheet(new_page: Any, locale: str) -> Any:
+    """A phone's page whose share sheet is SHARE's, and whose clipboard the page may read."""
+    page = new_page(
+        viewport=PHONE,
+        locale=locale,
+        has_touch=True,
+        is_mobile=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    page.add_init_script(SHARE)
+    return page
+
+
 @pytest.mark.parametrize(
     ("locale", "word"), [("en-US", "Copy"), ("fr-FR", "Copier"), ("bg-BG", "Копирай")]
 )
@@ -70,14 +83,7 @@ def test_a_phone_with_a_share_sheet_is_offered_to_share_the_link(new_page: Any) 
     """The host of a table on a phone sends its link by a message: "Share" hands the link, and
     a line in the page's language, to the share sheet. Closing the sheet is nothing to report;
     a sheet that fails copies the link instead."""
-    page = new_page(
-        viewport=PHONE,
-        locale="fr-FR",
-        has_touch=True,
-        is_mobile=True,
-        permissions=["clipboard-read", "clipboard-write"],
-    )
-    page.add_init_script(SHARE)
+    page = phone_with_a_share_sheet(new_page, "fr-FR")
     ui.set_name(page, "Amélie")
     ui.create_room(page, bots=(1, 2))
     link = page.input_value("#invite-link")
@@ -109,14 +115,7 @@ def test_a_tournament_s_address_is_copied_or_shared(new_page: Any) -> None:
     """The tournament's page told its host to send its address, shown as text to select by
     hand (on a phone: a long press, then the handles). Now "Copy" beside it, and "Share" where
     the device has a share sheet."""
-    page = new_page(
-        viewport=PHONE,
-        locale="bg-BG",
-        has_touch=True,
-        is_mobile=True,
-        permissions=["clipboard-read", "clipboard-write"],
-    )
-    page.add_init_script(SHARE)
+    page = phone_with_a_share_sheet(new_page, "bg-BG")
     ui.set_name(page, "Ивана")
     address = make(page, "Петъчна купа", "bulgarian", 4)
     assert page.inner_text("#tn-link") == address
