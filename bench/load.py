@@ -8,8 +8,8 @@ Without ``DATABASE_URL``: one ``python -m app`` on a fresh SQLite file, the clie
 directly. With a PostgreSQL ``DATABASE_URL`` (its database is scratch space: its ``public``
 schema is made anew, so the name must contain "bench" or "test"): a cluster of ``--nodes``
 nodes (ids n1, n2, ...) sharing it and Redis (``BELOTE_REDIS_URL``, keys under a prefix of this
-run), behind HAProxy with the shipped configuration (deploy/haproxy.cfg, only the server lines
-of the nodes that run); the clients follow the cluster's routing (close 4307 names the owner,
+run), behind HAProxy with the shipped configuration (deploy/haproxy.cfg, given the addresses of
+the nodes that run); the clients follow the cluster's routing (close 4307 names the owner,
 ``?node=`` reaches it) as the browser client does. ``--no-proxy`` (one node) skips the proxy.
 
 Every client acts as soon as it is its turn (within the server's rate limit) and asks for a
@@ -561,16 +561,21 @@ def running_server(settings: dict[str, str]) -> Iterator[tuple[subprocess.Popen[
             yield server, base, url.split(":", 1)[0]
 
 
-def haproxy_config(nodes: list[str]) -> str:
-    """deploy/haproxy.cfg with the server lines of the nodes that run, and of no other."""
-    shipped = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    names = re.findall(r"^\s*server (\w+) ", shipped, re.M)
-    if len(nodes) > len(names):
-        raise SystemExit(f"deploy/haproxy.cfg names {len(names)} servers: at most that many nodes")
-    absent = "|".join(n for n in names if n not in nodes)
-    if not absent:
-        return shipped
-    return re.sub(rf"^\s*(use-)?server ({absent})\b.*\n", "", shipped, flags=re.M)
+HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
+
+
+def proxy_env(bind: str, nodes: dict[str, str]) -> dict[str, str]:
+    """The environment the shipped HAProxy configuration reads: where it listens and each
+    running node's address (it serves the nodes it is given an address for, and no other: none
+    is inherited from this process's environment)."""
+    names = re.findall(r"^\s*server (\w+) ", HAPROXY_CONFIG.read_text(), re.M)
+    if not set(nodes) <= set(names):
+        raise SystemExit(f"deploy/haproxy.cfg serves the nodes {', '.join(names)}: at most those")
+    inherited = {
+        k: v for k, v in os.environ.items() if not re.fullmatch(r"BELOTE_(NODE_N\d+|PROXY_\w+)", k)
+    }
+    addresses = {f"BELOTE_NODE_{node.upper()}": address for node, address in nodes.items()}
+    return {**inherited, "BELOTE_PROXY_BIND": bind, **addresses}
 
 
 async def fresh_schema(url: str) -> None:
@@ -630,16 +635,11 @@ def running_cluster(nodes: int, proxy: bool, settings: dict[str, str]) -> Iterat
             wait_healthy(f"http://127.0.0.1:{port}", process)
         base, proxy_pid = f"http://127.0.0.1:{ports['n1']}", None
         if proxy:
-            config = stack.enter_context(tempfile.NamedTemporaryFile("w", suffix=".cfg"))
-            config.write(haproxy_config(ids))
-            config.flush()
             bind = free_port()
-            env = {
-                **os.environ,
-                "BELOTE_PROXY_BIND": f"127.0.0.1:{bind}",
-                **{f"BELOTE_NODE_{n.upper()}": f"127.0.0.1:{p}" for n, p in ports.items()},
-            }
-            haproxy_process = stack.enter_context(started([haproxy, "-q", "-f", config.name], env))
+            nodes_at = {node: f"127.0.0.1:{port}" for node, port in ports.items()}
+            env = proxy_env(f"127.0.0.1:{bind}", nodes_at)
+            argv = [haproxy, "-q", "-f", str(HAPROXY_CONFIG)]
+            haproxy_process = stack.enter_context(started(argv, env))
             base, proxy_pid = f"http://127.0.0.1:{bind}", haproxy_process.pid
             wait_healthy(base, haproxy_process)
             time.sleep(1.5)  # one health check of every node: the proxy sends to all of them

@@ -30,7 +30,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench.load import free_port, haproxy_config, running_server, started, wait_healthy
+from bench.load import HAPROXY_CONFIG, free_port, proxy_env, running_server, started, wait_healthy
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 DRAWN = "#app .lobby, #app section, #app h1"  # the lobby is on the page
@@ -111,9 +111,8 @@ def proxied(node: str, https: bool) -> Iterator[tuple[str, list[str]]]:
         raise SystemExit("the proxy is HAProxy: apt-get install haproxy")
     with ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        (scratch / "haproxy.cfg").write_text(haproxy_config(["n1"]))
         plain = free_port()
-        env = {**os.environ, "BELOTE_PROXY_BIND": f"127.0.0.1:{plain}", "BELOTE_NODE_N1": node}
+        env = proxy_env(f"127.0.0.1:{plain}", {"n1": node})
         base, url, flags = f"http://127.0.0.1:{plain}", f"http://127.0.0.1:{plain}/", []
         if https:
             pem, spki = certificate(scratch)
@@ -123,7 +122,7 @@ def proxied(node: str, https: bool) -> Iterator[tuple[str, list[str]]]:
                 f"https://127.0.0.1:{secure}/",
                 [f"--ignore-certificate-errors-spki-list={spki}"],
             )
-        argv = [haproxy, "-q", "-f", str(scratch / "haproxy.cfg")]
+        argv = [haproxy, "-q", "-f", str(HAPROXY_CONFIG)]
         proxy = stack.enter_context(started(argv, env))
         wait_healthy(base, proxy, "/")  # with a certificate: its 301 to HTTPS
         yield url, flags

@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.db import models as m
 from app.db.engine import make_engine
 from app.rules.replay import replay_match
+from bench.load import HAPROXY_CONFIG, proxy_env
 from tests.conftest import HAPROXY, REDIS_URL, Guest, free_port, new_guest
 from tests.test_restart import wait_healthy
 
@@ -184,11 +185,9 @@ async def cluster(database_url: str, tls: Tls | None = None) -> AsyncIterator[Cl
     prefix = f"test-nodes-{secrets.token_hex(4)}:"  # this cluster's keys only
     proxy_port = free_port()
     processes: dict[str, subprocess.Popen[bytes]] = {}
-    env = {
-        **os.environ,
-        "BELOTE_PROXY_BIND": f"127.0.0.1:{proxy_port}",
-        **{f"BELOTE_NODE_{n.upper()}": f"127.0.0.1:{p}" for n, p in ports.items()},
-    }
+    env = proxy_env(
+        f"127.0.0.1:{proxy_port}", {node: f"127.0.0.1:{port}" for node, port in ports.items()}
+    )
     plain_url = url = f"http://127.0.0.1:{proxy_port}"
     verify: ssl.SSLContext | bool = True
     if tls is not None:
@@ -196,7 +195,7 @@ async def cluster(database_url: str, tls: Tls | None = None) -> AsyncIterator[Cl
         env |= {"BELOTE_PROXY_TLS_BIND": f"127.0.0.1:{tls_port}", "BELOTE_PROXY_CERT": str(tls.pem)}
         url, verify = f"https://127.0.0.1:{tls_port}", tls.client()
     assert HAPROXY is not None
-    proxy = subprocess.Popen([HAPROXY, "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env)
+    proxy = subprocess.Popen([HAPROXY, "-q", "-f", str(HAPROXY_CONFIG)], env=env)
     try:
         for node, port in ports.items():
             processes[node] = node_process(database_url, node, port, prefix)

@@ -10,6 +10,8 @@ tests/browser/test_nodes_client.py.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -17,8 +19,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.conftest import new_guest
+from bench.load import HAPROXY_CONFIG, proxy_env
+from tests.conftest import HAPROXY, free_port, new_guest
 from tests.test_nodes import CLOSE_ELSEWHERE, NODES, Tls, cluster
+from tests.test_restart import server_process, wait_healthy
 
 pytestmark = pytest.mark.asyncio
 
@@ -82,3 +86,32 @@ async def test_a_call_sent_to_the_room_s_node_stays_on_https(
             snapshot = json.loads(await ws.recv())
         assert snapshot["t"] == "snapshot"
         assert snapshot["d"]["room"]["status"] == "playing"
+
+
+async def test_one_server_on_its_own_gets_https_from_the_same_configuration(
+    tmp_path: Path,
+) -> None:
+    """A site of one server (SQLite, no node id) behind the shipped configuration, given only
+    its own address: the configuration named three nodes and would not start without the
+    addresses of all three."""
+    if HAPROXY is None:
+        pytest.skip("SKIPPED: needs haproxy (apt-get install haproxy)")
+    tls = Tls.made_in(tmp_path)
+    port, plain, secure = free_port(), free_port(), free_port()
+    env = proxy_env(f"127.0.0.1:{plain}", {"n1": f"127.0.0.1:{port}"}) | {
+        "BELOTE_PROXY_TLS_BIND": f"127.0.0.1:{secure}",
+        "BELOTE_PROXY_CERT": str(tls.pem),
+    }
+    with server_process(f"sqlite+aiosqlite:///{tmp_path}/site.sqlite3", port) as server:
+        proxy = subprocess.Popen([HAPROXY, "-q", "-f", str(HAPROXY_CONFIG)], env=env)
+        try:
+            url = f"https://127.0.0.1:{secure}"
+            await wait_healthy(f"http://127.0.0.1:{port}", server)
+            await wait_healthy(url, proxy, tls.client())
+            async with httpx.AsyncClient(base_url=url, verify=tls.client(), http2=True) as http:
+                page = await http.get("/")
+                assert (page.status_code, page.http_version) == (200, "HTTP/2")
+                assert (await http.post("/api/players", json={"name": "Solo"})).status_code == 201
+        finally:
+            proxy.send_signal(signal.SIGKILL)
+            proxy.wait()
