@@ -32,6 +32,7 @@ window.Notification = class {
   constructor(title, options) {
     this.seen = {title, body: options.body, tag: options.tag, closed: false};
     window.notes.push(this.seen);
+    window.lastNote = this;
   }
   close() { this.seen.closed = true; }
 };
@@ -64,6 +65,10 @@ def test_the_turn_is_notified_while_the_tab_is_out_of_view(new_page: Any) -> Non
     assert notes(page) == [
         {"title": "À vous", "body": "Belote", "tag": "belote-turn", "closed": False}
     ]
+    # A click on it brings the page forward and closes it (the page is then shown as well).
+    page.evaluate("() => window.lastNote.onclick()")
+    assert notes(page)[0]["closed"] is True
+    page.evaluate("() => { window.lastNote.seen.closed = false; }")
     page.evaluate(SHOWN, "visible")
     assert notes(page)[0]["closed"] is True  # back at the table: nothing left to call for
     # In view, a turn is the table's to show: no notification.
