@@ -1,6 +1,7 @@
 // The player's preferences, remembered on this device (localStorage), each off until asked for:
-// the four-colour deck (a class on <html>, so nothing is redrawn), sound, and "Confirm each
-// card" (read by room.js at each tap on a card); and the colours, light or dark: the device's
+// the four-colour deck (a class on <html>, so nothing is redrawn), sound, "Confirm each card"
+// (read by room.js at each tap on a card) and notifications (read by signal.js at each call);
+// and the colours, light or dark: the device's
 // own choice unless the reader chose otherwise with the top bar's button. The dark colours are
 // a stylesheet (css/dark.css) whose media says when it applies, so that a device set to dark
 // shows the site dark before any script has run.
